@@ -1,0 +1,52 @@
+"""A small websocket that proves the stack end to end: origin, session, auth and channel layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from .access import player_from
+
+
+class PingConsumer(AsyncJsonWebsocketConsumer):
+    """Answers ``{"type": "ping"}`` with a pong that travelled through the channel layer."""
+
+    async def connect(self) -> None:
+        player = await database_sync_to_async(player_from)(
+            self.scope.get("user"), self.scope.get("session")
+        )
+        self.player_name = player.name if player else None
+        await self.accept()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "ping":
+            await self.send_json(
+                {"type": "error", "code": "bad_message", "message": 'Send {"type": "ping"}.'}
+            )
+            return
+        payload = content.get("payload")
+        if payload is not None and (not isinstance(payload, str) or len(payload) > 200):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "bad_payload",
+                    "message": "The payload must be text of at most 200 characters.",
+                }
+            )
+            return
+        # Round trip through the layer (Redis in production) rather than answering directly.
+        await self.channel_layer.send(self.channel_name, {"type": "pong.relay", "payload": payload})
+
+    async def pong_relay(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "pong", "payload": event.get("payload"), "player": self.player_name}
+        )
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None

@@ -1,0 +1,166 @@
+"""Every write to players and friendships is one of these functions (STYLE.md § 4)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .errors import ServiceError
+from .models import FriendRequest, Friendship, Player
+
+GUEST_PREFIX = "Guest-"
+SESSION_GUEST_KEY = "guest_player_id"
+
+
+def _guest_name(digits: int) -> str:
+    return f"{GUEST_PREFIX}{secrets.randbelow(10**digits):0{digits}d}"
+
+
+def player_create_guest(*, session) -> Player:
+    """A guest player bound to ``session``, with a readable generated name like Guest-4821."""
+    for attempt in range(20):
+        # Four digits read best; widen only when that space is crowded.
+        name = _guest_name(4 + attempt // 5)
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(name=name)
+        except IntegrityError:
+            continue
+        session[SESSION_GUEST_KEY] = player.pk
+        return player
+    raise ServiceError("Could not find a free guest name; please try again.")
+
+
+def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:
+    """The user's player, made on first need; a guest in the same session is upgraded in place."""
+    existing = Player.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    guest_id = session.get(SESSION_GUEST_KEY) if session is not None else None
+    with transaction.atomic():
+        guest = (
+            Player.objects.select_for_update().filter(pk=guest_id, user__isnull=True).first()
+            if guest_id
+            else None
+        )
+        if guest is not None:
+            # The guest keeps their row, and so every seat and result that points at it.
+            guest.user = user
+            guest.name = user.get_username()
+            guest.save(update_fields=["user", "name"])
+            player = guest
+        else:
+            player = Player.objects.create(user=user, name=user.get_username())
+    if session is not None:
+        session.pop(SESSION_GUEST_KEY, None)
+    return player
+
+
+def _lock_pair(first: Player, second: Player) -> None:
+    """Lock both players in id order: requests between one pair are decided one at a time."""
+    ids = sorted([first.pk, second.pk])
+    list(Player.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+def _require_registered(player: Player) -> None:
+    if player.is_guest:
+        raise ServiceError("Guests cannot have friends. Sign up to add friends.", code="guest")
+
+
+def are_friends(first: Player, second: Player) -> bool:
+    return Friendship.objects.filter(player=first, friend=second).exists()
+
+
+def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
+    """Ask ``username`` to be friends; if they already asked the sender, accept theirs instead."""
+    _require_registered(sender)
+    username = (username or "").strip()
+    if not username:
+        raise ServiceError("Enter the username of the player you want to add.", code="empty")
+    target = Player.objects.filter(user__username__iexact=username).first()
+    if target is None:
+        raise ServiceError(f"There is no player called “{username}”.", code="unknown_player")
+    if target.pk == sender.pk:
+        raise ServiceError("You cannot send a friend request to yourself.", code="self")
+    with transaction.atomic():
+        _lock_pair(sender, target)
+        if are_friends(sender, target):
+            raise ServiceError(f"{target.name} is already your friend.", code="already_friends")
+        if FriendRequest.objects.filter(
+            from_player=sender, to_player=target, status=FriendRequest.Status.PENDING
+        ).exists():
+            raise ServiceError(
+                f"You have already sent {target.name} a friend request.", code="duplicate"
+            )
+        reverse = FriendRequest.objects.filter(
+            from_player=target, to_player=sender, status=FriendRequest.Status.PENDING
+        ).first()
+        if reverse is not None:
+            _accept(reverse)
+            return reverse
+        return FriendRequest.objects.create(from_player=sender, to_player=target)
+
+
+def _pending_request(*, request_id: int, **who: Player) -> FriendRequest:
+    friend_request = (
+        FriendRequest.objects.select_for_update()
+        .select_related("from_player", "to_player")
+        .filter(pk=request_id, status=FriendRequest.Status.PENDING, **who)
+        .first()
+    )
+    if friend_request is None:
+        raise ServiceError("That friend request is no longer open.", code="not_found")
+    return friend_request
+
+
+def _accept(friend_request: FriendRequest) -> None:
+    friend_request.status = FriendRequest.Status.ACCEPTED
+    friend_request.responded_at = timezone.now()
+    friend_request.save(update_fields=["status", "responded_at"])
+    first, second = friend_request.from_player, friend_request.to_player
+    Friendship.objects.bulk_create(
+        [Friendship(player=first, friend=second), Friendship(player=second, friend=first)],
+        ignore_conflicts=True,
+    )
+
+
+def _close(friend_request: FriendRequest, status: str) -> None:
+    friend_request.status = status
+    friend_request.responded_at = timezone.now()
+    friend_request.save(update_fields=["status", "responded_at"])
+
+
+@transaction.atomic
+def friend_request_accept(*, player: Player, request_id: int) -> FriendRequest:
+    """Only the receiver may accept."""
+    friend_request = _pending_request(request_id=request_id, to_player=player)
+    _accept(friend_request)
+    return friend_request
+
+
+@transaction.atomic
+def friend_request_decline(*, player: Player, request_id: int) -> FriendRequest:
+    """Only the receiver may decline; the sender is free to ask again later."""
+    friend_request = _pending_request(request_id=request_id, to_player=player)
+    _close(friend_request, FriendRequest.Status.DECLINED)
+    return friend_request
+
+
+@transaction.atomic
+def friend_request_cancel(*, player: Player, request_id: int) -> FriendRequest:
+    """Only the sender may cancel."""
+    friend_request = _pending_request(request_id=request_id, from_player=player)
+    _close(friend_request, FriendRequest.Status.CANCELLED)
+    return friend_request
+
+
+@transaction.atomic
+def friend_remove(*, player: Player, friend_id: int) -> None:
+    """End a friendship from either side: both directions go together."""
+    removed, _ = Friendship.objects.filter(player=player, friend_id=friend_id).delete()
+    if not removed:
+        raise ServiceError("That player is not on your friends list.", code="not_friends")
+    Friendship.objects.filter(player_id=friend_id, friend=player).delete()

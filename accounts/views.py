@@ -1,0 +1,120 @@
+"""Pages for players: the home page, guests, profiles and friends. Writes go through services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .errors import ServiceError
+from .forms import FriendRequestForm
+from .models import Player
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _safe_next(request: HttpRequest, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return fallback
+
+
+@require_POST
+def guest_start(request: HttpRequest) -> HttpResponse:
+    """Play without an account: a guest player bound to this browser's session."""
+    if request.player:
+        messages.info(request, f"You are already playing as {request.player.name}.")
+    else:
+        player = services.player_create_guest(session=request.session)
+        messages.success(request, f"Welcome, {player.name}! You can play at free tables.")
+    return redirect(_safe_next(request, reverse("home")))
+
+
+@require_GET
+def profile(request: HttpRequest, name: str) -> HttpResponse:
+    shown = get_object_or_404(Player.objects.select_related("user"), name__iexact=name)
+    viewer = request.player if request.player else None
+    context = {
+        "shown": shown,
+        "friend_count": selectors.friends_of(shown).count(),
+        "is_self": viewer is not None and viewer.pk == shown.pk,
+        "is_friend": viewer is not None and services.are_friends(viewer, shown),
+        "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+def friends(request: HttpRequest) -> HttpResponse:
+    player = request.player if request.player else None
+    if player is None or player.is_guest:
+        return render(request, "accounts/friends_signup.html", status=200)
+    form = FriendRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            sent = services.friend_request_send(
+                sender=player, username=form.cleaned_data["username"]
+            )
+        except ServiceError as error:
+            form.add_error("username", str(error))
+        else:
+            if sent.status == sent.Status.ACCEPTED:
+                messages.success(request, f"You and {sent.from_player.name} are now friends.")
+            else:
+                messages.success(request, f"Friend request sent to {sent.to_player.name}.")
+            return redirect("friends")
+    context = {
+        "form": form,
+        "friends": selectors.friends_of(player),
+        "incoming": selectors.incoming_requests(player),
+        "outgoing": selectors.outgoing_requests(player),
+    }
+    return render(request, "accounts/friends.html", context, status=400 if form.errors else 200)
+
+
+_REQUEST_ACTIONS = {
+    "accept": (services.friend_request_accept, "You are now friends with {other}."),
+    "decline": (services.friend_request_decline, "You declined {other}'s request."),
+    "cancel": (services.friend_request_cancel, "Your request to {other} is withdrawn."),
+}
+
+
+@require_POST
+def friend_request_action(request: HttpRequest, request_id: int, action: str) -> HttpResponse:
+    player = request.player if request.player else None
+    if player is None:
+        return redirect("account_login")
+    service, done = _REQUEST_ACTIONS[action]
+    try:
+        friend_request = service(player=player, request_id=request_id)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        other = (
+            friend_request.to_player
+            if friend_request.from_player_id == player.pk
+            else friend_request.from_player
+        )
+        messages.success(request, done.format(other=other.name))
+    return redirect("friends")
+
+
+@require_POST
+def friend_remove(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = request.player if request.player else None
+    if player is None:
+        return redirect("account_login")
+    try:
+        services.friend_remove(player=player, friend_id=player_id)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Removed from your friends.")
+    return redirect("friends")

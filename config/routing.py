@@ -1,0 +1,9 @@
+"""Websocket routes; each consumer lives in the app that owns it."""
+
+from django.urls import path
+
+from accounts.consumers import PingConsumer
+
+websocket_urlpatterns = [
+    path("ws/ping/", PingConsumer.as_asgi()),
+]

@@ -1,0 +1,23 @@
+"""The test suite: the same settings, faster hashing, and the services given by the environment."""
+
+from .base import *  # noqa: F403
+from .base import STORAGES
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Tasks queued from on_commit run in the test process; tests that exercise a worker start one.
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/300s/key",
+}
+# Serve static files from the source folders, as in development: tests never run collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+# Threads and async consumers in tests open their own connections; close them after each use so
+# the test database can be dropped at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -1,0 +1,64 @@
+"""`make run`'s server: Daphne and the Celery worker come up together and stop on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env["VAR_DIR"] = str(tmp_path)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "scripts/serve.py", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        status = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and status is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                    status = response.status
+            except OSError:
+                time.sleep(0.5)
+        assert status == 200
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=30)
+        assert server.returncode == 0, output
+        assert "Stopped." in output
+        assert "celery@" in output  # the worker (with beat) ran beside Daphne
+    finally:
+        if server.poll() is None:
+            server.kill()

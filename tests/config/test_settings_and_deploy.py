@@ -1,0 +1,97 @@
+"""Settings come from the environment with an embedded default (issue 2, item 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRINT_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+from config.celery import app
+print(json.dumps({
+    "db": settings.DATABASES["default"]["ENGINE"],
+    "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "broker": app.conf.broker_url,
+    "beat": sorted(app.conf.beat_schedule),
+}))
+"""
+
+
+def _run(code_or_args: list[str], **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ENV"}
+    }
+    return subprocess.run(
+        [sys.executable, *code_or_args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_no_environment_means_sqlite_in_memory_layer_and_a_serverless_broker(tmp_path):
+    result = _run(
+        ["-c", PRINT_SETTINGS],
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["db"] == "django.db.backends.sqlite3"
+    assert seen["db_options"]["transaction_mode"] == "IMMEDIATE"
+    assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert seen["broker"].startswith("filesystem://")
+    assert seen["beat"]  # beat has work to schedule
+
+
+def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path):
+    result = _run(
+        ["-c", PRINT_SETTINGS],
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/anything",
+        REDIS_URL="redis://127.0.0.1:6379/3",
+        VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["db"] == "django.db.backends.postgresql"
+    assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert seen["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert seen["broker"] == "redis://127.0.0.1:6379/3"
+
+
+def test_production_mode_passes_check_deploy_with_a_real_key_and_hosts(tmp_path):
+    result = _run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        DJANGO_ENV="production",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="joker.example.org",
+        VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_mode_refuses_to_start_without_a_secret_key(tmp_path):
+    result = _run(
+        ["manage.py", "check"],
+        DJANGO_ENV="production",
+        ALLOWED_HOSTS="joker.example.org",
+        VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr

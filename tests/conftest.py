@@ -1,0 +1,111 @@
+"""Personas and service checks shared by the whole suite.
+
+alice, bob, carol and dave sit at tables; eve watches; ``guest`` plays without an account.
+Tests marked ``postgres`` or ``redis`` need those services: they skip with a reason when the
+environment does not point at them, and fail instead under ``REQUIRE_SERVICES=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from accounts import services
+from accounts.models import Player
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def _missing(what: str) -> None:
+    message = f"needs {what}"
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{message}, and REQUIRE_SERVICES=1 says it must be there", pytrace=False)
+    pytest.skip(message)
+
+
+def _redis_answers() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres"):
+        engine = settings.DATABASES["default"]["ENGINE"]
+        if engine != "django.db.backends.postgresql":
+            _missing("PostgreSQL: set DATABASE_URL=postgres://…")
+    if item.get_closest_marker("redis"):
+        if not settings.REDIS_URL:
+            _missing("Redis: set REDIS_URL=redis://…")
+        elif not _redis_answers():
+            _missing(f"Redis answering at {settings.REDIS_URL}")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Rate-limit counters live in the cache; each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+def make_player(
+    name: str, *, email: str | None = None, password: str = "correct-horse-9"
+) -> Player:
+    """A registered player, made the way sign-up makes one."""
+    user = get_user_model().objects.create_user(
+        username=name, email=email or f"{name}@example.com", password=password
+    )
+    return services.player_for_user(user=user)
+
+
+@pytest.fixture
+def alice(db) -> Player:
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(db) -> Player:
+    return make_player("bob")
+
+
+@pytest.fixture
+def carol(db) -> Player:
+    return make_player("carol")
+
+
+@pytest.fixture
+def dave(db) -> Player:
+    return make_player("dave")
+
+
+@pytest.fixture
+def eve(db) -> Player:
+    return make_player("eve")
+
+
+@pytest.fixture
+def guest_client(db) -> Client:
+    """A browser that pressed "Play as guest"."""
+    client = Client()
+    response = client.post("/guest/")
+    assert response.status_code == 302
+    return client
+
+
+@pytest.fixture
+def guest(guest_client: Client) -> Player:
+    return Player.objects.get(pk=guest_client.session[services.SESSION_GUEST_KEY])
+
+
+def client_for(player: Player) -> Client:
+    client = Client()
+    client.force_login(player.user)
+    return client
