@@ -10,6 +10,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts import services
+from accounts.services import players
 from accounts.models import Player
 from tests.conftest import client_for, make_player
 
@@ -112,7 +113,7 @@ def test_play_as_guest_twice_keeps_the_same_guest(guest_client, guest):
 
 def test_guest_names_are_unique_even_when_the_first_choice_is_taken(monkeypatch, db):
     names = iter(["Guest-0001", "Guest-0001", "Guest-0002"])
-    monkeypatch.setattr(services, "_guest_name", lambda digits: next(names))
+    monkeypatch.setattr(players, "_guest_name", lambda digits: next(names))
     first = services.player_create_guest(session={})
     second = services.player_create_guest(session={})
     assert (first.name, second.name) == ("Guest-0001", "Guest-0002")

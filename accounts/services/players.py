@@ -1,0 +1,58 @@
+"""Players: guests, and the player behind each registered user."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from ..errors import ServiceError
+from ..models import Player
+
+GUEST_PREFIX = "Guest-"
+SESSION_GUEST_KEY = "guest_player_id"
+
+
+def _guest_name(digits: int) -> str:
+    return f"{GUEST_PREFIX}{secrets.randbelow(10**digits):0{digits}d}"
+
+
+def player_create_guest(*, session) -> Player:
+    """A guest player bound to ``session``, with a readable generated name like Guest-4821."""
+    for attempt in range(20):
+        # Four digits read best; widen only when that space is crowded.
+        name = _guest_name(4 + attempt // 5)
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(name=name)
+        except IntegrityError:
+            continue
+        session[SESSION_GUEST_KEY] = player.pk
+        return player
+    raise ServiceError("Could not find a free guest name; please try again.")
+
+
+def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:
+    """The user's player, made on first need; a guest in the same session is upgraded in place."""
+    existing = Player.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    guest_id = session.get(SESSION_GUEST_KEY) if session is not None else None
+    with transaction.atomic():
+        guest = (
+            Player.objects.select_for_update().filter(pk=guest_id, user__isnull=True).first()
+            if guest_id
+            else None
+        )
+        if guest is not None:
+            # The guest keeps their row, and so every seat and result that points at it.
+            guest.user = user
+            guest.name = user.get_username()
+            guest.save(update_fields=["user", "name"])
+            player = guest
+        else:
+            player = Player.objects.create(user=user, name=user.get_username())
+    if session is not None:
+        session.pop(SESSION_GUEST_KEY, None)
+    return player
