@@ -1,8 +1,14 @@
-from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
+import uuid
 
-from .models import FriendRequest, Friendship, Player
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from . import services
+from .errors import ServiceError
+from .models import CoinAccount, CoinTransaction, FriendRequest, Friendship, LedgerEntry, Player
 
 
 class KindFilter(admin.SimpleListFilter):
@@ -56,3 +62,115 @@ class FriendshipAdmin(admin.ModelAdmin):
     search_fields = ["player__name", "friend__name"]
     raw_id_fields = ["player", "friend"]
     list_select_related = ["player", "friend"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Ledger data is never edited by hand: coins move only through the wallet services."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class AdjustForm(forms.Form):
+    amount = forms.IntegerField(
+        help_text="Positive to grant, negative to deduct.",
+        min_value=-1_000_000,
+        max_value=1_000_000,
+    )
+    reason = forms.CharField(max_length=300, help_text="Kept in the ledger for everyone to see.")
+    key = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("The amount must not be zero.")
+        return amount
+
+
+@admin.register(CoinAccount)
+class CoinAccountAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "kind", "player", "match_id", "balance", "created_at"]
+    list_filter = ["kind", "created_at"]
+    search_fields = ["player__name", "player__user__email", "=match_id"]
+    list_select_related = ["player"]
+    actions = ["grant_or_deduct"]
+
+    @admin.action(description="Grant or deduct coins (with a reason)")
+    def grant_or_deduct(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        wallets = list(queryset.filter(kind=CoinAccount.Kind.WALLET).select_related("player"))
+        if not wallets:
+            self.message_user(request, "Choose at least one player wallet.", messages.ERROR)
+            return None
+        if "apply" in request.POST:
+            form = AdjustForm(request.POST)
+            if form.is_valid():
+                done = 0
+                for wallet in wallets:
+                    try:
+                        services.wallet_admin_adjust(
+                            wallet=wallet,
+                            amount=form.cleaned_data["amount"],
+                            reason=form.cleaned_data["reason"],
+                            admin=request.user,
+                            key=f"admin:{form.cleaned_data['key']}:{wallet.pk}",
+                        )
+                        done += 1
+                    except ServiceError as error:
+                        self.message_user(request, f"{wallet}: {error}", messages.ERROR)
+                if done:
+                    self.message_user(request, f"Adjusted {done} wallet(s).", messages.SUCCESS)
+                return None
+        else:
+            form = AdjustForm(initial={"key": uuid.uuid4().hex})
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Grant or deduct Domino Coin",
+            "wallets": wallets,
+            "form": form,
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/accounts/coin_adjust.html", context)
+
+
+class LedgerEntryInline(admin.TabularInline):
+    model = LedgerEntry
+    fields = ["account", "amount"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(CoinTransaction)
+class CoinTransactionAdmin(ReadOnlyAdmin):
+    list_display = ["key", "kind", "match_id", "reason", "created_by", "created_at"]
+    list_filter = ["kind", "created_at"]
+    search_fields = ["key", "reason", "=match_id", "entries__account__player__name"]
+    list_select_related = ["created_by"]
+    date_hierarchy = "created_at"
+    inlines = [LedgerEntryInline]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "account", "amount", "transaction_kind", "transaction", "created"]
+    list_filter = ["transaction__kind", "account__kind"]
+    search_fields = ["account__player__name", "transaction__key", "=transaction__match_id"]
+    list_select_related = ["account__player", "transaction"]
+
+    @admin.display(description="kind", ordering="transaction__kind")
+    def transaction_kind(self, entry: LedgerEntry) -> str:
+        return entry.transaction.get_kind_display()
+
+    @admin.display(description="when", ordering="transaction__created_at")
+    def created(self, entry: LedgerEntry) -> object:
+        return entry.transaction.created_at

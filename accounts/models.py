@@ -91,3 +91,131 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} ♥ {self.friend}"
+
+
+# --- Domino Coin ------------------------------------------------------------------------------
+
+
+class ImmutableQuerySet(models.QuerySet):
+    """Ledger rows are written once: bulk updates and deletes are refused."""
+
+    def update(self, **kwargs):
+        raise PermissionError("Domino Coin ledger rows cannot be changed.")
+
+    def delete(self):
+        raise PermissionError("Domino Coin ledger rows cannot be deleted.")
+
+
+class ImmutableModel(models.Model):
+    """A row that can be inserted and read, never changed or deleted (on PostgreSQL a trigger
+    refuses it too, so raw SQL cannot get round this guard)."""
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise PermissionError("Domino Coin ledger rows cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("Domino Coin ledger rows cannot be deleted.")
+
+
+class CoinAccount(models.Model):
+    """Where coins are: a registered player's wallet, one match's escrow, or the system issuer.
+
+    ``balance`` caches the sum of the account's entries; it changes only through
+    ``accounts.services.wallet`` in the same transaction as the entries.
+    """
+
+    class Kind(models.TextChoices):
+        WALLET = "wallet", "Player wallet"
+        ESCROW = "escrow", "Match escrow"
+        SYSTEM = "system", "System (issues coins)"
+
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    player = models.OneToOneField(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="wallet"
+    )
+    match_id = models.PositiveBigIntegerField(null=True, blank=True, unique=True)
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind="system") | models.Q(balance__gte=0),
+                name="coin_balance_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="wallet", player__isnull=False, match_id__isnull=True)
+                    | models.Q(kind="escrow", player__isnull=True, match_id__isnull=False)
+                    | models.Q(kind="system", player__isnull=True, match_id__isnull=True)
+                ),
+                name="coin_account_owner_matches_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["kind"], condition=models.Q(kind="system"), name="one_system_account"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.WALLET:
+            return f"wallet of {self.player}"
+        if self.kind == self.Kind.ESCROW:
+            return f"escrow of match {self.match_id}"
+        return "system"
+
+
+class CoinTransaction(ImmutableModel):
+    """One movement of coins: its entries sum to zero, and its key makes a retry a no-op."""
+
+    class Kind(models.TextChoices):
+        SIGNUP_GRANT = "signup_grant", "Sign-up grant"
+        DAILY_TOPUP = "daily_topup", "Daily top-up"
+        ADMIN_GRANT = "admin_grant", "Granted by an admin"
+        ADMIN_DEDUCT = "admin_deduct", "Deducted by an admin"
+        STAKE = "stake", "Stake"
+        PAYOUT = "payout", "Winnings"
+        REFUND = "refund", "Refund"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    key = models.CharField(max_length=200, unique=True)
+    match_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    reason = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class LedgerEntry(ImmutableModel):
+    transaction = models.ForeignKey(
+        CoinTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(CoinAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "ledger entries"
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_entry_not_zero"),
+            models.UniqueConstraint(
+                fields=["transaction", "account"], name="one_entry_per_account_per_transaction"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.account}"

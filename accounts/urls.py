@@ -6,6 +6,8 @@ urlpatterns = [
     path("guest/", views.guest_start, name="guest_start"),
     path("players/<str:name>/", views.profile, name="profile"),
     path("friends/", views.friends, name="friends"),
+    path("wallet/", views.wallet, name="wallet"),
+    path("wallet/top-up/", views.wallet_topup, name="wallet_topup"),
     path("friends/<int:player_id>/remove/", views.friend_remove, name="friend_remove"),
 ] + [
     path(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
@@ -118,3 +121,34 @@ def friend_remove(request: HttpRequest, player_id: int) -> HttpResponse:
     else:
         messages.success(request, "Removed from your friends.")
     return redirect("friends")
+
+
+@require_GET
+def wallet(request: HttpRequest) -> HttpResponse:
+    player = request.player if request.player else None
+    account = selectors.wallet_of(player) if player else None
+    if account is None:
+        return render(request, "accounts/wallet_none.html")
+    page = Paginator(selectors.wallet_history(account), 25).get_page(request.GET.get("page"))
+    context = {
+        "wallet": account,
+        "page": page,
+        "can_claim": services.can_claim_daily(wallet=account, today=timezone.now().date()),
+        "topup_amount": settings.COIN_DAILY_TOPUP_AMOUNT,
+        "topup_below": settings.COIN_DAILY_TOPUP_BELOW,
+    }
+    return render(request, "accounts/wallet.html", context)
+
+
+@require_POST
+def wallet_topup(request: HttpRequest) -> HttpResponse:
+    player = request.player if request.player else None
+    if player is None:
+        return redirect("account_login")
+    try:
+        services.wallet_claim_daily(player=player, today=timezone.now().date())
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{settings.COIN_DAILY_TOPUP_AMOUNT} coins added to your wallet.")
+    return redirect("wallet")

@@ -9,11 +9,26 @@ from .friends import (
     friend_request_send,
 )
 from .players import GUEST_PREFIX, SESSION_GUEST_KEY, player_create_guest, player_for_user
+from .wallet import (
+    InsufficientCoins,
+    Stake,
+    can_claim_daily,
+    split_pot,
+    wallet_admin_adjust,
+    wallet_claim_daily,
+    wallet_open,
+    wallet_refund,
+    wallet_settle,
+    wallet_stake,
+)
 
 __all__ = [
     "GUEST_PREFIX",
     "SESSION_GUEST_KEY",
+    "InsufficientCoins",
+    "Stake",
     "are_friends",
+    "can_claim_daily",
     "friend_remove",
     "friend_request_accept",
     "friend_request_cancel",
@@ -21,4 +36,11 @@ __all__ = [
     "friend_request_send",
     "player_create_guest",
     "player_for_user",
+    "split_pot",
+    "wallet_admin_adjust",
+    "wallet_claim_daily",
+    "wallet_open",
+    "wallet_refund",
+    "wallet_settle",
+    "wallet_stake",
 ]

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 
 from ..errors import ServiceError
 from ..models import Player
+from .wallet import wallet_open
 
 GUEST_PREFIX = "Guest-"
 SESSION_GUEST_KEY = "guest_player_id"
@@ -53,6 +54,7 @@ def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:
             player = guest
         else:
             player = Player.objects.create(user=user, name=user.get_username())
+        wallet_open(player=player)
     if session is not None:
         session.pop(SESSION_GUEST_KEY, None)
     return player

@@ -192,6 +192,13 @@ AUTH_PASSWORD_VALIDATORS = [
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Joker <noreply@localhost>")
 
+# --- Domino Coin ------------------------------------------------------------------------------
+
+COIN_SIGNUP_GRANT = int(os.environ.get("COIN_SIGNUP_GRANT", 1000))
+# Once a day a player below the threshold may claim the top-up (enough for one top-stake table).
+COIN_DAILY_TOPUP_AMOUNT = int(os.environ.get("COIN_DAILY_TOPUP_AMOUNT", 250))
+COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
+
 # --- Internationalisation ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"

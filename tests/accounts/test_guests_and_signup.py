@@ -10,8 +10,8 @@ from django.core import mail
 from django.test import Client
 
 from accounts import services
-from accounts.services import players
 from accounts.models import Player
+from accounts.services import players
 from tests.conftest import client_for, make_player
 
 pytestmark = pytest.mark.django_db
