@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench.engine`` times the rules engines (no Django needed)."""
