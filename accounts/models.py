@@ -23,6 +23,8 @@ class Player(models.Model):
     )
     name = models.CharField(max_length=150)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Refreshed by the player's open websockets; "online" means seen in the last minute or two.
+    last_seen_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["name"]

@@ -18,11 +18,6 @@ from .forms import FriendRequestForm
 from .models import Player
 
 
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
-
-
 def _safe_next(request: HttpRequest, fallback: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):

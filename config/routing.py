@@ -3,7 +3,9 @@
 from django.urls import path
 
 from accounts.consumers import PingConsumer
+from games.consumers.lobby import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -1,12 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts import views as account_views
+from games import views as game_views
 
 urlpatterns = [
-    path("", account_views.home, name="home"),
+    path("", game_views.lobby_page, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("games.urls")),
     path("ladder/", include("ladder.urls")),
 ]

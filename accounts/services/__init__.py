@@ -8,7 +8,13 @@ from .friends import (
     friend_request_decline,
     friend_request_send,
 )
-from .players import GUEST_PREFIX, SESSION_GUEST_KEY, player_create_guest, player_for_user
+from .players import (
+    GUEST_PREFIX,
+    SESSION_GUEST_KEY,
+    player_create_guest,
+    player_for_user,
+    player_seen,
+)
 from .wallet import (
     InsufficientCoins,
     Stake,
@@ -36,6 +42,7 @@ __all__ = [
     "friend_request_send",
     "player_create_guest",
     "player_for_user",
+    "player_seen",
     "split_pot",
     "wallet_admin_adjust",
     "wallet_claim_daily",

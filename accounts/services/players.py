@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 
 from ..errors import ServiceError
 from ..models import Player
@@ -13,6 +14,7 @@ from .wallet import wallet_open
 
 GUEST_PREFIX = "Guest-"
 SESSION_GUEST_KEY = "guest_player_id"
+SEEN_EVERY = datetime.timedelta(seconds=20)
 
 
 def _guest_name(digits: int) -> str:
@@ -58,3 +60,10 @@ def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:
     if session is not None:
         session.pop(SESSION_GUEST_KEY, None)
     return player
+
+
+def player_seen(*, player_id: int, now: datetime.datetime) -> None:
+    """Mark the player online; at most one write per 20 s however often their sockets ping."""
+    Player.objects.filter(pk=player_id).filter(
+        models.Q(last_seen_at__isnull=True) | models.Q(last_seen_at__lt=now - SEEN_EVERY)
+    ).update(last_seen_at=now)

@@ -153,6 +153,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "expire-idle-tables": {"task": "games.tasks.expire_idle_tables", "schedule": 60.0},
     "clear-expired-sessions": {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(minute=17, hour=4),
@@ -198,6 +199,14 @@ COIN_SIGNUP_GRANT = int(os.environ.get("COIN_SIGNUP_GRANT", 1000))
 # Once a day a player below the threshold may claim the top-up (enough for one top-stake table).
 COIN_DAILY_TOPUP_AMOUNT = int(os.environ.get("COIN_DAILY_TOPUP_AMOUNT", 250))
 COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
+
+# --- Tables and live play (site rules, rules/README.md § 0.6) -----------------------------------
+
+TABLE_IDLE_MINUTES = int(os.environ.get("TABLE_IDLE_MINUTES", 30))
+TURN_SECONDS = int(os.environ.get("TURN_SECONDS", 45))
+ABSENCE_GRACE_SECONDS = int(os.environ.get("ABSENCE_GRACE_SECONDS", 60))
+# A player whose socket pinged within this many seconds shows as online to friends.
+ONLINE_SECONDS = int(os.environ.get("ONLINE_SECONDS", 90))
 
 # --- Internationalisation ---------------------------------------------------------------------
 

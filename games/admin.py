@@ -1,0 +1,108 @@
+from django.contrib import admin
+
+from .models import Invitation, Match, MatchEvent, Seat, Table
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = [
+        "position",
+        "player",
+        "active",
+        "forfeited",
+        "is_bot",
+        "absence_deadline",
+        "timeouts_in_row",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "game",
+        "status",
+        "stake",
+        "visibility",
+        "creator",
+        "seats_total",
+        "created_at",
+        "started_at",
+    ]
+    list_filter = ["status", "game", "visibility", "stake", "created_at"]
+    search_fields = ["=id", "creator__name", "seats__player__name"]
+    list_select_related = ["creator"]
+    readonly_fields = ["password_hash", "created_at", "last_activity_at", "started_at", "ended_at"]
+    raw_id_fields = ["creator", "rematch_of"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "position", "player", "active", "forfeited", "is_bot", "joined_at"]
+    list_filter = ["active", "forfeited", "is_bot", "table__game"]
+    search_fields = ["player__name", "=table__id"]
+    list_select_related = ["table", "player"]
+    raw_id_fields = ["table", "player"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["table", "player", "invited_by", "created_at"]
+    search_fields = ["player__name", "invited_by__name", "=table__id"]
+    list_select_related = ["table", "player", "invited_by"]
+    raw_id_fields = ["table", "player", "invited_by"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["pk", "game", "table", "status", "version", "started_at", "ended_at"]
+    list_filter = ["status", "game", "started_at"]
+    search_fields = ["=id", "=table__id", "table__seats__player__name"]
+    list_select_related = ["table"]
+    # The state and the seed are the match's truth: an admin reads them, never edits them.
+    readonly_fields = [
+        "table",
+        "game",
+        "options",
+        "seed_hash",
+        "state",
+        "version",
+        "status",
+        "result",
+        "turn_deadline",
+        "started_at",
+        "ended_at",
+    ]
+    exclude = ["seed"]
+    date_hierarchy = "started_at"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(MatchEvent)
+class MatchEventAdmin(admin.ModelAdmin):
+    list_display = ["match", "version", "seat", "kind", "client_action_id", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["=match__id"]
+    list_select_related = ["match"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

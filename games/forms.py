@@ -1,0 +1,76 @@
+"""Table forms: one per game, built from the options its rules engine lists, and nothing else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .catalog import STAKES, value_label
+from .models import Table
+from .rules import get_game
+
+STAKE_CHOICES = [(0, "Free")] + [(s, f"{s} Domino Coin") for s in STAKES if s]
+
+
+class TableForm(forms.Form):
+    """Stake, visibility and password; each game's subclass adds its own options."""
+
+    game: str = ""
+
+    stake = forms.TypedChoiceField(choices=STAKE_CHOICES, coerce=int, initial=0)
+    visibility = forms.ChoiceField(
+        choices=Table.Visibility.choices, initial="public", widget=forms.RadioSelect
+    )
+    password = forms.CharField(
+        required=False,
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="Password tables only: at least 4 characters.",
+    )
+
+    def option_values(self) -> dict[str, Any]:
+        return {
+            spec.name: self.cleaned_data[spec.name] for spec in get_game(self.game).option_specs
+        }
+
+
+def _option_field(spec: Any) -> forms.Field:
+    by_text = {str(value): value for value in spec.choices}
+    return forms.TypedChoiceField(
+        label=spec.label,
+        choices=[(str(value), value_label(spec.name, value)) for value in spec.choices],
+        initial=str(spec.default),
+        coerce=by_text.__getitem__,
+    )
+
+
+def table_form_for(game: str) -> type[TableForm]:
+    """A form class with exactly this game's table options (rules files, "Table options")."""
+    engine = get_game(game)
+    fields = {spec.name: _option_field(spec) for spec in engine.option_specs}
+    return type(f"{game.title().replace('_', '')}TableForm", (TableForm,), {**fields, "game": game})
+
+
+class JoinForm(forms.Form):
+    password = forms.CharField(
+        required=False, max_length=128, strip=False, widget=forms.PasswordInput
+    )
+
+
+class InviteForm(forms.Form):
+    friend = forms.IntegerField(min_value=1)
+
+
+class LobbyFilterForm(forms.Form):
+    game = forms.ChoiceField(required=False)
+    stake = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, choices=[("", "Any stake"), *STAKE_CHOICES]
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from .catalog import GAME_TITLES
+
+        self.fields["game"].choices = [("", "All games"), *GAME_TITLES.items()]

@@ -1,0 +1,156 @@
+"""Tables, seats, invitations, matches and the append-only event log of every match."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from accounts.models import Player
+
+from .catalog import GAME_TITLES
+
+
+class Table(models.Model):
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        FRIENDS = "friends", "Friends only"
+        PASSWORD = "password", "Password"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
+    options = models.JSONField(default=dict)
+    stake = models.PositiveIntegerField(default=0, help_text="Domino Coin per seat; 0 is free.")
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    password_hash = models.CharField(max_length=256, blank=True)
+    creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tables_created")
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
+    seats_total = models.PositiveSmallIntegerField()
+    # Why the last start failed (a stake nobody could cover), shown on the table page.
+    notice = models.CharField(max_length=300, blank=True)
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Moves on every join: an open table nobody joins for a while expires.
+    last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "game"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} table #{self.pk}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.stake == 0
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # True while the table is open or playing: a player holds one active seat at a time.
+    active = models.BooleanField(default=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Live play: set while the seat's last socket is closed and the table waits on it.
+    absence_deadline = models.DateTimeField(null=True, blank=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    forfeited = models.BooleanField(default=False)
+    # Classic Joker: a computer player took over after a forfeit.
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_once"),
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(active=True), name="one_active_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} (seat {self.position})"
+
+
+class Invitation(models.Model):
+    """A friend invited to a table may sit without the password or being the creator's friend."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="invitation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} invited to {self.table}"
+
+
+class Match(models.Model):
+    """The authoritative state of one match: the engine's ``to_dict()`` plus a version.
+
+    Every move locks this row, applies through the engine, appends a MatchEvent and bumps the
+    version in one transaction (DESIGN.md § Matches).
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="match")
+    game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
+    options = models.JSONField(default=dict)
+    # Secret until the match ends; its hash may be shown from the start (provably fair).
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    result = models.JSONField(null=True, blank=True)
+    # When the seat to act gets an automatic move (README § 0.6 turn clock); None when paused.
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} match #{self.pk}"
+
+
+class MatchEvent(models.Model):
+    """Append-only: seed + events rebuild any match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20, default="act")
+    action = models.JSONField(default=dict)
+    client_action_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="event_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.version}: {self.kind}"

@@ -1,0 +1,1 @@
+"""Every write in games is one of these functions, grouped by subject (lobby, play)."""

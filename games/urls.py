@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("tables/new/<str:game>/", views.table_create, name="table_create"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/join/", views.table_join, name="table_join"),
+    path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/cancel/", views.table_cancel, name="table_cancel"),
+    path("tables/<int:table_id>/invite/", views.table_invite, name="table_invite"),
+]

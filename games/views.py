@@ -1,0 +1,157 @@
+"""Lobby and table pages. Input is parsed here and handed to one service; rules live elsewhere."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.errors import ServiceError
+from accounts.selectors import friends_of
+
+from . import selectors
+from .catalog import GAME_TITLES, describe_options
+from .forms import InviteForm, JoinForm, LobbyFilterForm, table_form_for
+from .models import Table
+from .services import lobby
+from .services.lobby import lobby_entry
+
+
+def _player(request: HttpRequest):
+    return request.player if request.player else None
+
+
+@require_GET
+def lobby_page(request: HttpRequest) -> HttpResponse:
+    player = _player(request)
+    filters = LobbyFilterForm(request.GET or None)
+    game = stake = None
+    if filters.is_valid():
+        game = filters.cleaned_data["game"] or None
+        stake = filters.cleaned_data["stake"]
+    tables = [lobby_entry(t) for t in selectors.visible_open_tables(player, game=game, stake=stake)]
+    context = {
+        "tables": tables,
+        "filters": filters,
+        "games": GAME_TITLES.items(),
+        "friends_online": selectors.friends_online(player),
+        "active_seat": selectors.active_seat(player),
+    }
+    return render(request, "games/lobby.html", context)
+
+
+def table_create(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAME_TITLES:
+        raise Http404("No such game.")
+    player = _player(request)
+    if player is None:
+        messages.info(request, "Play as a guest or log in to open a table.")
+        return redirect(f"{reverse('home')}?next={request.path}")
+    form_class = table_form_for(game)
+    form = form_class(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = lobby.table_create(
+                creator=player,
+                game=game,
+                options=form.option_values(),
+                stake=form.cleaned_data["stake"],
+                visibility=form.cleaned_data["visibility"],
+                password=form.cleaned_data["password"],
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("table", table_id=table.pk)
+    context = {"form": form, "game": game, "game_title": GAME_TITLES[game]}
+    status = 400 if form.errors else 200
+    return render(request, "games/table_create.html", context, status=status)
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("creator"), pk=table_id)
+    player = _player(request)
+    if not selectors.may_see_table(player, table):
+        raise Http404("No such table.")
+    seats = list(table.seats.select_related("player").order_by("position"))
+    my_seat = next((seat for seat in seats if player and seat.player_id == player.pk), None)
+    invitable = []
+    if my_seat is not None and player and not player.is_guest and table.status == "open":
+        seated = {seat.player_id for seat in seats}
+        invitable = [f for f in friends_of(player) if f.pk not in seated]
+    context = {
+        "table": table,
+        "entry": lobby_entry(table),
+        "options": describe_options(table.game, table.options),
+        "seats": [
+            next((s for s in seats if s.position == p), None) for p in range(table.seats_total)
+        ],
+        "my_seat": my_seat,
+        "is_creator": player is not None and table.creator_id == player.pk,
+        "invitable": invitable,
+        "online_ids": {f["id"] for f in selectors.friends_online(player)},
+        "join_form": JoinForm(),
+    }
+    return render(request, "games/table.html", context)
+
+
+def _act(request: HttpRequest, action, done: str) -> bool:
+    """Run one service call for the current player; report the outcome as a message."""
+    player = _player(request)
+    if player is None:
+        messages.info(request, "Play as a guest or log in first.")
+        return False
+    try:
+        action(player)
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return False
+    if done:
+        messages.success(request, done)
+    return True
+
+
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = JoinForm(request.POST)
+    password = form.cleaned_data["password"] if form.is_valid() else ""
+    _act(request, lambda p: lobby.table_join(player=p, table_id=table_id, password=password), "")
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    if _act(
+        request, lambda p: lobby.table_leave(player=p, table_id=table_id), "You left the table."
+    ):
+        return redirect("home")
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def table_cancel(request: HttpRequest, table_id: int) -> HttpResponse:
+    if _act(
+        request,
+        lambda p: lobby.table_cancel(player=p, table_id=table_id),
+        "The table is cancelled.",
+    ):
+        return redirect("home")
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a friend to invite.")
+    else:
+        friend_id = form.cleaned_data["friend"]
+        _act(
+            request,
+            lambda p: lobby.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
+            "Invitation sent.",
+        )
+    return redirect("table", table_id=table_id)
