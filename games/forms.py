@@ -16,7 +16,7 @@ STAKE_CHOICES = [(0, "Free")] + [(s, f"{s} Domino Coin") for s in STAKES if s]
 class TableForm(forms.Form):
     """Stake, visibility and password; each game's subclass adds its own options."""
 
-    game: str = ""
+    game_name: str = ""
 
     stake = forms.TypedChoiceField(choices=STAKE_CHOICES, coerce=int, initial=0)
     visibility = forms.ChoiceField(
@@ -32,7 +32,8 @@ class TableForm(forms.Form):
 
     def option_values(self) -> dict[str, Any]:
         return {
-            spec.name: self.cleaned_data[spec.name] for spec in get_game(self.game).option_specs
+            spec.name: self.cleaned_data[spec.name]
+            for spec in get_game(self.game_name).option_specs
         }
 
 
@@ -50,7 +51,9 @@ def table_form_for(game: str) -> type[TableForm]:
     """A form class with exactly this game's table options (rules files, "Table options")."""
     engine = get_game(game)
     fields = {spec.name: _option_field(spec) for spec in engine.option_specs}
-    return type(f"{game.title().replace('_', '')}TableForm", (TableForm,), {**fields, "game": game})
+    return type(
+        f"{game.title().replace('_', '')}TableForm", (TableForm,), {**fields, "game_name": game}
+    )
 
 
 class JoinForm(forms.Form):
