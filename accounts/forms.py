@@ -1,9 +1,10 @@
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 
 class FriendRequestForm(forms.Form):
     username = forms.CharField(
         max_length=150,
-        label="Username",
-        widget=forms.TextInput(attrs={"placeholder": "their username", "autocomplete": "off"}),
+        label=_("Username"),
+        widget=forms.TextInput(attrs={"placeholder": _("their username"), "autocomplete": "off"}),
     )

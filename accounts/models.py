@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 class Player(models.Model):
@@ -42,10 +43,10 @@ class Player(models.Model):
 
 class FriendRequest(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
 
     from_player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="friend_requests_sent"
@@ -178,13 +179,13 @@ class CoinTransaction(ImmutableModel):
     """One movement of coins: its entries sum to zero, and its key makes a retry a no-op."""
 
     class Kind(models.TextChoices):
-        SIGNUP_GRANT = "signup_grant", "Sign-up grant"
-        DAILY_TOPUP = "daily_topup", "Daily top-up"
-        ADMIN_GRANT = "admin_grant", "Granted by an admin"
-        ADMIN_DEDUCT = "admin_deduct", "Deducted by an admin"
-        STAKE = "stake", "Stake"
-        PAYOUT = "payout", "Winnings"
-        REFUND = "refund", "Refund"
+        SIGNUP_GRANT = "signup_grant", _("Sign-up grant")
+        DAILY_TOPUP = "daily_topup", _("Daily top-up")
+        ADMIN_GRANT = "admin_grant", _("Granted by an admin")
+        ADMIN_DEDUCT = "admin_deduct", _("Deducted by an admin")
+        STAKE = "stake", _("Stake")
+        PAYOUT = "payout", _("Winnings")
+        REFUND = "refund", _("Refund")
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     key = models.CharField(max_length=200, unique=True)

@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
@@ -29,10 +31,14 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 def guest_start(request: HttpRequest) -> HttpResponse:
     """Play without an account: a guest player bound to this browser's session."""
     if request.player:
-        messages.info(request, f"You are already playing as {request.player.name}.")
+        messages.info(
+            request, _("You are already playing as %(name)s.") % {"name": request.player.name}
+        )
     else:
         player = services.player_create_guest(session=request.session)
-        messages.success(request, f"Welcome, {player.name}! You can play at free tables.")
+        messages.success(
+            request, _("Welcome, %(name)s! You can play at free tables.") % {"name": player.name}
+        )
     return redirect(_safe_next(request, reverse("home")))
 
 
@@ -64,9 +70,14 @@ def friends(request: HttpRequest) -> HttpResponse:
             form.add_error("username", str(error))
         else:
             if sent.status == sent.Status.ACCEPTED:
-                messages.success(request, f"You and {sent.from_player.name} are now friends.")
+                messages.success(
+                    request,
+                    _("You and %(name)s are now friends.") % {"name": sent.from_player.name},
+                )
             else:
-                messages.success(request, f"Friend request sent to {sent.to_player.name}.")
+                messages.success(
+                    request, _("Friend request sent to %(name)s.") % {"name": sent.to_player.name}
+                )
             return redirect("friends")
     context = {
         "form": form,
@@ -78,9 +89,12 @@ def friends(request: HttpRequest) -> HttpResponse:
 
 
 _REQUEST_ACTIONS = {
-    "accept": (services.friend_request_accept, "You are now friends with {other}."),
-    "decline": (services.friend_request_decline, "You declined {other}'s request."),
-    "cancel": (services.friend_request_cancel, "Your request to {other} is withdrawn."),
+    "accept": (services.friend_request_accept, gettext_lazy("You are now friends with %(other)s.")),
+    "decline": (services.friend_request_decline, gettext_lazy("You declined %(other)s’s request.")),
+    "cancel": (
+        services.friend_request_cancel,
+        gettext_lazy("Your request to %(other)s is withdrawn."),
+    ),
 }
 
 
@@ -100,7 +114,7 @@ def friend_request_action(request: HttpRequest, request_id: int, action: str) ->
             if friend_request.from_player_id == player.pk
             else friend_request.from_player
         )
-        messages.success(request, done.format(other=other.name))
+        messages.success(request, done % {"other": other.name})
     return redirect("friends")
 
 
@@ -114,7 +128,7 @@ def friend_remove(request: HttpRequest, player_id: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Removed from your friends.")
+        messages.success(request, _("Removed from your friends."))
     return redirect("friends")
 
 
@@ -145,5 +159,9 @@ def wallet_topup(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{settings.COIN_DAILY_TOPUP_AMOUNT} coins added to your wallet.")
+        messages.success(
+            request,
+            _("%(amount)s coins added to your wallet.")
+            % {"amount": settings.COIN_DAILY_TOPUP_AMOUNT},
+        )
     return redirect("wallet")

@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
-from .catalog import STAKES, value_label
+from .catalog import STAKES, option_label, value_label
 from .models import Table
 from .rules import get_game
 
-STAKE_CHOICES = [(0, "Free")] + [(s, f"{s} Domino Coin") for s in STAKES if s]
+STAKE_CHOICES = [(0, gettext_lazy("Free"))] + [
+    (s, format_lazy("{} {}", s, gettext_lazy("Domino Coin"))) for s in STAKES if s
+]
 
 
 class TableForm(forms.Form):
@@ -18,16 +22,22 @@ class TableForm(forms.Form):
 
     game_name: str = ""
 
-    stake = forms.TypedChoiceField(choices=STAKE_CHOICES, coerce=int, initial=0)
+    stake = forms.TypedChoiceField(
+        label=gettext_lazy("Stake"), choices=STAKE_CHOICES, coerce=int, initial=0
+    )
     visibility = forms.ChoiceField(
-        choices=Table.Visibility.choices, initial="public", widget=forms.RadioSelect
+        label=gettext_lazy("Visibility"),
+        choices=Table.Visibility.choices,
+        initial="public",
+        widget=forms.RadioSelect,
     )
     password = forms.CharField(
         required=False,
         max_length=128,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="Password tables only: at least 4 characters.",
+        label=gettext_lazy("Password"),
+        help_text=gettext_lazy("Password tables only: at least 4 characters."),
     )
 
     def option_values(self) -> dict[str, Any]:
@@ -40,7 +50,7 @@ class TableForm(forms.Form):
 def _option_field(spec: Any) -> forms.Field:
     by_text = {str(value): value for value in spec.choices}
     return forms.TypedChoiceField(
-        label=spec.label,
+        label=option_label(spec.name, spec.label),
         choices=[(str(value), value_label(spec.name, value)) for value in spec.choices],
         initial=str(spec.default),
         coerce=by_text.__getitem__,
@@ -69,11 +79,14 @@ class InviteForm(forms.Form):
 class LobbyFilterForm(forms.Form):
     game = forms.ChoiceField(required=False)
     stake = forms.TypedChoiceField(
-        required=False, coerce=int, empty_value=None, choices=[("", "Any stake"), *STAKE_CHOICES]
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", gettext_lazy("Any stake")), *STAKE_CHOICES],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from .catalog import GAME_TITLES
 
-        self.fields["game"].choices = [("", "All games"), *GAME_TITLES.items()]
+        self.fields["game"].choices = [("", gettext_lazy("All games")), *GAME_TITLES.items()]

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.errors import ServiceError
@@ -47,7 +48,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404("No such game.")
     player = _player(request)
     if player is None:
-        messages.info(request, "Play as a guest or log in to open a table.")
+        messages.info(request, _("Play as a guest or log in to open a table."))
         return redirect(f"{reverse('home')}?next={request.path}")
     form_class = table_form_for(game)
     form = form_class(request.POST or None)
@@ -102,7 +103,7 @@ def _act(request: HttpRequest, action, done: str) -> bool:
     """Run one service call for the current player; report the outcome as a message."""
     player = _player(request)
     if player is None:
-        messages.info(request, "Play as a guest or log in first.")
+        messages.info(request, _("Play as a guest or log in first."))
         return False
     try:
         action(player)
@@ -125,7 +126,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     if _act(
-        request, lambda p: lobby.table_leave(player=p, table_id=table_id), "You left the table."
+        request, lambda p: lobby.table_leave(player=p, table_id=table_id), _("You left the table.")
     ):
         return redirect("home")
     return redirect("table", table_id=table_id)
@@ -136,7 +137,7 @@ def table_cancel(request: HttpRequest, table_id: int) -> HttpResponse:
     if _act(
         request,
         lambda p: lobby.table_cancel(player=p, table_id=table_id),
-        "The table is cancelled.",
+        _("The table is cancelled."),
     ):
         return redirect("home")
     return redirect("table", table_id=table_id)
@@ -146,12 +147,12 @@ def table_cancel(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a friend to invite.")
+        messages.error(request, _("Choose a friend to invite."))
     else:
         friend_id = form.cleaned_data["friend"]
         _act(
             request,
             lambda p: lobby.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
-            "Invitation sent.",
+            _("Invitation sent."),
         )
     return redirect("table", table_id=table_id)

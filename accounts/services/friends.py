@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..errors import ServiceError
 from ..models import FriendRequest, Friendship, Player
@@ -17,7 +18,9 @@ def _lock_pair(first: Player, second: Player) -> None:
 
 def _require_registered(player: Player) -> None:
     if player.is_guest:
-        raise ServiceError("Guests cannot have friends. Sign up to add friends.", code="guest")
+        raise ServiceError(
+            gettext("Guests cannot have friends. Sign up to add friends."), code="guest"
+        )
 
 
 def are_friends(first: Player, second: Player) -> bool:
@@ -29,21 +32,30 @@ def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
     _require_registered(sender)
     username = (username or "").strip()
     if not username:
-        raise ServiceError("Enter the username of the player you want to add.", code="empty")
+        raise ServiceError(
+            gettext("Enter the username of the player you want to add."), code="empty"
+        )
     target = Player.objects.filter(user__username__iexact=username).first()
     if target is None:
-        raise ServiceError(f"There is no player called “{username}”.", code="unknown_player")
+        raise ServiceError(
+            gettext("There is no player called “%(name)s”.") % {"name": username},
+            code="unknown_player",
+        )
     if target.pk == sender.pk:
-        raise ServiceError("You cannot send a friend request to yourself.", code="self")
+        raise ServiceError(gettext("You cannot send a friend request to yourself."), code="self")
     with transaction.atomic():
         _lock_pair(sender, target)
         if are_friends(sender, target):
-            raise ServiceError(f"{target.name} is already your friend.", code="already_friends")
+            raise ServiceError(
+                gettext("%(name)s is already your friend.") % {"name": target.name},
+                code="already_friends",
+            )
         if FriendRequest.objects.filter(
             from_player=sender, to_player=target, status=FriendRequest.Status.PENDING
         ).exists():
             raise ServiceError(
-                f"You have already sent {target.name} a friend request.", code="duplicate"
+                gettext("You have already sent %(name)s a friend request.") % {"name": target.name},
+                code="duplicate",
             )
         reverse = FriendRequest.objects.filter(
             from_player=target, to_player=sender, status=FriendRequest.Status.PENDING
@@ -62,7 +74,7 @@ def _pending_request(*, request_id: int, **who: Player) -> FriendRequest:
         .first()
     )
     if friend_request is None:
-        raise ServiceError("That friend request is no longer open.", code="not_found")
+        raise ServiceError(gettext("That friend request is no longer open."), code="not_found")
     return friend_request
 
 
@@ -112,5 +124,5 @@ def friend_remove(*, player: Player, friend_id: int) -> None:
     """End a friendship from either side: both directions go together."""
     removed, _ = Friendship.objects.filter(player=player, friend_id=friend_id).delete()
     if not removed:
-        raise ServiceError("That player is not on your friends list.", code="not_friends")
+        raise ServiceError(gettext("That player is not on your friends list."), code="not_friends")
     Friendship.objects.filter(player_id=friend_id, friend=player).delete()

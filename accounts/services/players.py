@@ -7,6 +7,7 @@ import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
+from django.utils.translation import gettext
 
 from ..errors import ServiceError
 from ..models import Player
@@ -33,7 +34,7 @@ def player_create_guest(*, session) -> Player:
             continue
         session[SESSION_GUEST_KEY] = player.pk
         return player
-    raise ServiceError("Could not find a free guest name; please try again.")
+    raise ServiceError(gettext("Could not find a free guest name; please try again."))
 
 
 def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
+from django.utils.translation import gettext
 
 from ..errors import ServiceError
 from ..models import CoinAccount, CoinTransaction, LedgerEntry, Player
@@ -59,7 +60,8 @@ def _wallet(player: Player) -> CoinAccount:
     account = CoinAccount.objects.filter(player=player).first()
     if account is None:
         raise ServiceError(
-            "Guests have no Domino Coin wallet; sign up to play for coins.", code="no_wallet"
+            gettext("Guests have no Domino Coin wallet; sign up to play for coins."),
+            code="no_wallet",
         )
     return account
 
@@ -96,8 +98,12 @@ def _post(
             if current.kind != CoinAccount.Kind.SYSTEM and current.balance + amount < 0:
                 owner = current.player
                 raise InsufficientCoins(
-                    f"{owner.name if owner else current} has {current.balance} coins, "
-                    f"{-amount} needed.",
+                    gettext("%(owner)s has %(balance)s coins, %(needed)s needed.")
+                    % {
+                        "owner": owner.name if owner else current,
+                        "balance": current.balance,
+                        "needed": -amount,
+                    },
                     player=owner,
                 )
         movement = CoinTransaction.objects.create(
@@ -120,7 +126,7 @@ def _post(
 def wallet_open(*, player: Player) -> CoinAccount:
     """A registered player's wallet, with the sign-up grant (once, whatever happens)."""
     if player.is_guest:
-        raise ServiceError("Guests have no Domino Coin wallet.", code="no_wallet")
+        raise ServiceError(gettext("Guests have no Domino Coin wallet."), code="no_wallet")
     with transaction.atomic():
         wallet, _ = CoinAccount.objects.get_or_create(
             player=player, defaults={"kind": CoinAccount.Kind.WALLET}
@@ -148,11 +154,15 @@ def wallet_claim_daily(*, player: Player, today: datetime.date) -> CoinTransacti
         locked = _lock([wallet.pk])[wallet.pk]
         if CoinTransaction.objects.filter(key=key).exists():
             raise ServiceError(
-                "You have already claimed today's top-up. Come back tomorrow.", code="claimed"
+                gettext("You have already claimed today’s top-up. Come back tomorrow."),
+                code="claimed",
             )
         if locked.balance >= below:
             raise ServiceError(
-                f"The daily top-up is for balances below {below} coins; you have {locked.balance}.",
+                gettext(
+                    "The daily top-up is for balances below %(below)s coins; you have %(balance)s."
+                )
+                % {"below": below, "balance": locked.balance},
                 code="not_eligible",
             )
         movement, _ = _post(
@@ -178,12 +188,12 @@ def wallet_admin_adjust(
 ) -> CoinTransaction:
     """An admin grants (amount > 0) or deducts (amount < 0) coins, with a reason on record."""
     if wallet.kind != CoinAccount.Kind.WALLET:
-        raise ServiceError("Coins can be granted or deducted on player wallets only.")
+        raise ServiceError(gettext("Coins can be granted or deducted on player wallets only."))
     if not amount:
-        raise ServiceError("The amount must not be zero.")
+        raise ServiceError(gettext("The amount must not be zero."))
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Give a reason: it is kept in the ledger.")
+        raise ServiceError(gettext("Give a reason: it is kept in the ledger."))
     kind = Kind.ADMIN_GRANT if amount > 0 else Kind.ADMIN_DEDUCT
     movement, _ = _post(
         key=key,

@@ -18,6 +18,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.errors import ServiceError
 from accounts.models import Friendship, Player
@@ -43,7 +44,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
     return {
         "id": table.pk,
         "game": table.game,
-        "game_title": GAME_TITLES[table.game],
+        "game_title": str(GAME_TITLES[table.game]),
         "options": _describe(table),
         "stake": table.stake,
         "visibility": table.visibility,
@@ -95,13 +96,16 @@ def _publish(table: Table) -> None:
 def _check_can_sit(player: Player, table_stake: int) -> None:
     if table_stake and player.is_guest:
         raise ServiceError(
-            "Guests play free tables only. Sign up to play for Domino Coin.", code="guest_coins"
+            gettext("Guests play free tables only. Sign up to play for Domino Coin."),
+            code="guest_coins",
         )
     current = Seat.objects.filter(player=player, active=True).select_related("table").first()
     if current is not None:
         raise ServiceError(
-            f"You are already seated at table #{current.table_id}. "
-            "Leave it (or finish the match) first.",
+            gettext(
+                "You are already seated at table #%(number)s. Leave it (or finish the match) first."
+            )
+            % {"number": current.table_id},
             code="already_seated",
         )
     if table_stake:
@@ -109,7 +113,8 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
         balance = wallet.balance if wallet else 0
         if balance < table_stake:
             raise ServiceError(
-                f"This table's stake is {table_stake} coins and you have {balance}.",
+                gettext("This table’s stake is %(stake)s coins and you have %(balance)s.")
+                % {"stake": table_stake, "balance": balance},
                 code="insufficient_coins",
             )
 
@@ -121,7 +126,7 @@ def _sit(table: Table, player: Player, position: int) -> Seat:
     except IntegrityError:
         # The partial unique index: the same player sat down elsewhere a moment ago.
         raise ServiceError(
-            "You are already seated at another table.", code="already_seated"
+            gettext("You are already seated at another table."), code="already_seated"
         ) from None
 
 
@@ -139,7 +144,7 @@ def table_create(
 ) -> Table:
     """Open a table with the creator in the first seat."""
     if game not in GAME_TITLES:
-        raise ServiceError(f"Unknown game {game!r}.", code="unknown_game")
+        raise ServiceError(gettext("Unknown game %(game)r.") % {"game": game}, code="unknown_game")
     engine = get_game(game)
     try:
         parsed = engine.parse_options(options or {})
@@ -147,20 +152,24 @@ def table_create(
         raise ServiceError(str(error), code="bad_options") from None
     if stake not in STAKES:
         allowed = ", ".join(str(s) for s in STAKES if s)
-        raise ServiceError(f"The stake must be free or one of {allowed} coins.", code="bad_stake")
+        raise ServiceError(
+            gettext("The stake must be free or one of %(allowed)s coins.") % {"allowed": allowed},
+            code="bad_stake",
+        )
     if visibility not in Table.Visibility.values:
-        raise ServiceError("Choose Public, Friends or Password.", code="bad_visibility")
+        raise ServiceError(gettext("Choose Public, Friends or Password."), code="bad_visibility")
     password_hash = ""
     if visibility == Table.Visibility.PASSWORD:
         if len(password or "") < MIN_PASSWORD_LENGTH:
             raise ServiceError(
-                f"A password table needs a password of at least {MIN_PASSWORD_LENGTH} characters.",
+                gettext("A password table needs a password of at least %(count)s characters.")
+                % {"count": MIN_PASSWORD_LENGTH},
                 code="short_password",
             )
         password_hash = make_password(password)
     if visibility == Table.Visibility.FRIENDS and creator.is_guest:
         raise ServiceError(
-            "Guests have no friends list; choose Public or Password.", code="guest_friends"
+            gettext("Guests have no friends list; choose Public or Password."), code="guest_friends"
         )
     with transaction.atomic():
         _check_can_sit(creator, stake)
@@ -184,17 +193,17 @@ def table_create(
 def _locked_table(table_id: int) -> Table:
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
-        raise ServiceError("There is no such table.", code="no_table")
+        raise ServiceError(gettext("There is no such table."), code="no_table")
     return table
 
 
 def _require_open(table: Table) -> None:
     if table.status == Table.Status.PLAYING:
-        raise ServiceError("This table's match has already started.", code="started")
+        raise ServiceError(gettext("This table’s match has already started."), code="started")
     if table.status == Table.Status.CANCELLED:
-        raise ServiceError("This table was cancelled.", code="cancelled")
+        raise ServiceError(gettext("This table was cancelled."), code="cancelled")
     if table.status == Table.Status.FINISHED:
-        raise ServiceError("This table's match is over.", code="finished")
+        raise ServiceError(gettext("This table’s match is over."), code="finished")
 
 
 def _password_key(table_id: int, player_id: int) -> str:
@@ -205,7 +214,7 @@ def _check_password(table: Table, player: Player, password: str) -> None:
     key = _password_key(table.pk, player.pk)
     if cache.get(key, 0) >= PASSWORD_ATTEMPTS:
         raise ServiceError(
-            "Too many wrong passwords for this table. Try again in a few minutes.",
+            gettext("Too many wrong passwords for this table. Try again in a few minutes."),
             code="password_rate_limited",
         )
     if not password or not check_password(password, table.password_hash):
@@ -214,7 +223,7 @@ def _check_password(table: Table, player: Player, password: str) -> None:
             cache.incr(key)
         except ValueError:  # expired between add and incr
             cache.set(key, 1, PASSWORD_PAUSE_SECONDS)
-        raise ServiceError("Wrong password for this table.", code="wrong_password")
+        raise ServiceError(gettext("Wrong password for this table."), code="wrong_password")
     cache.delete(key)
 
 
@@ -226,7 +235,8 @@ def _check_access(table: Table, player: Player, password: str) -> None:
         and not Friendship.objects.filter(player=table.creator, friend=player).exists()
     ):
         raise ServiceError(
-            f"This table is for {table.creator.name}'s friends only.", code="friends_only"
+            gettext("This table is for %(name)s’s friends only.") % {"name": table.creator.name},
+            code="friends_only",
         )
     if table.visibility == Table.Visibility.PASSWORD:
         _check_password(table, player, password)
@@ -242,10 +252,10 @@ def table_join(*, player: Player, table_id: int, password: str = "") -> Seat:
         _require_open(table)
         taken = set(table.seats.values_list("position", flat=True))
         if len(taken) >= table.seats_total:
-            raise ServiceError("This table is full.", code="full")
+            raise ServiceError(gettext("This table is full."), code="full")
         if table.stake and player.is_guest:
             raise ServiceError(
-                "Guests play free tables only. Sign up to play for Domino Coin.",
+                gettext("Guests play free tables only. Sign up to play for Domino Coin."),
                 code="guest_coins",
             )
         _check_access(table, player, password)
@@ -267,10 +277,12 @@ def table_leave(*, player: Player, table_id: int) -> None:
         table = _locked_table(table_id)
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:
-            raise ServiceError("You are not seated at this table.", code="not_seated")
+            raise ServiceError(gettext("You are not seated at this table."), code="not_seated")
         if table.status == Table.Status.PLAYING:
             raise ServiceError(
-                "The match has started: leaving now forfeits it. Use Leave on the table page.",
+                gettext(
+                    "The match has started: leaving now forfeits it. Use Leave on the table page."
+                ),
                 code="started",
             )
         _require_open(table)
@@ -288,7 +300,9 @@ def table_cancel(*, player: Player, table_id: int) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.creator_id != player.pk:
-            raise ServiceError("Only the table's creator can cancel it.", code="not_creator")
+            raise ServiceError(
+                gettext("Only the table’s creator can cancel it."), code="not_creator"
+            )
         _require_open(table)
         _close(table, Table.Status.CANCELLED)
         _publish(table)
@@ -310,15 +324,17 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
         table = _locked_table(table_id)
         _require_open(table)
         if not table.seats.filter(player=inviter).exists():
-            raise ServiceError("Only players at the table can invite.", code="not_seated")
+            raise ServiceError(gettext("Only players at the table can invite."), code="not_seated")
         friend = Player.objects.filter(pk=friend_id).first()
         if friend is None or not Friendship.objects.filter(player=inviter, friend=friend).exists():
-            raise ServiceError("You can invite only your friends.", code="not_friend")
+            raise ServiceError(gettext("You can invite only your friends."), code="not_friend")
         if table.seats.filter(player=friend).exists():
-            raise ServiceError(f"{friend.name} is already at this table.", code="seated")
+            raise ServiceError(
+                gettext("%(name)s is already at this table.") % {"name": friend.name}, code="seated"
+            )
         if table.stake and friend.is_guest:
-            raise ServiceError("Guests cannot sit at coin tables.", code="guest_coins")
-        invitation, _ = Invitation.objects.update_or_create(
+            raise ServiceError(gettext("Guests cannot sit at coin tables."), code="guest_coins")
+        invitation, _created = Invitation.objects.update_or_create(
             table=table, player=friend, defaults={"invited_by": inviter}
         )
         realtime.publish_on_commit(
@@ -326,7 +342,7 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
             {
                 "type": "player.invited",
                 "table": table.pk,
-                "game_title": GAME_TITLES[table.game],
+                "game_title": str(GAME_TITLES[table.game]),
                 "stake": table.stake,
                 "from": inviter.name,
                 "url": f"/tables/{table.pk}/",
@@ -362,10 +378,10 @@ def _start(table: Table) -> Match | None:
         # The table stays open: the player who can no longer cover the stake stands up.
         broke = error.player
         Seat.objects.filter(table=table, player=broke).delete()
-        table.notice = (
-            f"{broke.name} could no longer cover the {table.stake}-coin stake and left the "
-            "seat; waiting for another player."
-        )
+        table.notice = gettext(
+            "%(name)s could no longer cover the %(stake)s-coin stake and left the seat; "
+            "waiting for another player."
+        ) % {"name": broke.name, "stake": table.stake}
         table.save(update_fields=["notice"])
         return None
     table.status = Table.Status.PLAYING

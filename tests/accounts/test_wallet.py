@@ -95,7 +95,7 @@ def test_daily_top_up_only_below_the_threshold_and_once_a_day(alice, settings):
     services.wallet_claim_daily(player=alice, today=TODAY)
     assert balance(alice) == 350
     set_balance(alice, 10)
-    with pytest.raises(ServiceError, match="already claimed today's top-up"):
+    with pytest.raises(ServiceError, match="already claimed today’s top-up"):
         services.wallet_claim_daily(player=alice, today=TODAY)
     services.wallet_claim_daily(player=alice, today=TODAY + datetime.timedelta(days=1))
     assert balance(alice) == 260

@@ -257,7 +257,7 @@ def test_joining_refusals_change_nothing(alice, bob, carol, dave, guest):
     before = snapshot()
     cases = [
         (guest, full.pk, "already started"),
-        (guest, friends_only.pk, "for carol's friends only"),
+        (guest, friends_only.pk, "for carol’s friends only"),
         (guest, coin.pk, "Guests play free tables only"),
         (guest, 99999, r"There is no such table\."),
     ]
@@ -338,7 +338,7 @@ def test_only_the_creator_cancels_an_open_table(alice, bob):
     lobby.table_join(player=bob, table_id=table.pk)
     before = snapshot()
     response = client_for(bob).post(f"/tables/{table.pk}/cancel/", follow=True)
-    assert "Only the table&#x27;s creator can cancel it." in response.content.decode()
+    assert "Only the table’s creator can cancel it." in response.content.decode()
     assert snapshot() == before
     client_for(alice).post(f"/tables/{table.pk}/cancel/")
     table.refresh_from_db()
