@@ -284,6 +284,7 @@ def trick_winner(plays: Sequence[Play], trump: str | None) -> int:
     if trumps is not None:
         return trumps.seat  # 16c: highest trump
     suit = lead.suit if lead.card[0] == "X" else lead.card[1]
+    assert suit is not None  # a led joker always carries its called suit (CJ-10)
     follower = _best(plays, suit)
     if follower is not None:
         return follower.seat  # 16c: highest card of the led (or TAKE-called) suit
@@ -794,7 +795,9 @@ def _sheet(history: tuple, options: Options) -> tuple[tuple, tuple]:
         cells = [[(d[1], d[2][s], d[3][s]) for s in range(NUM_PLAYERS)] for d in deals]
         last_of_pulka = max(i for i, (_, p) in enumerate(sched) if p == pulka) + 1
         complete = deals[-1][0] == last_of_pulka
-        marks = pulka_marks(cells, options) if complete else [[None] * NUM_PLAYERS] * len(deals)
+        marks: list[list[str | None]] = (
+            pulka_marks(cells, options) if complete else [[None] * NUM_PLAYERS] * len(deals)
+        )
         totals = [0] * NUM_PLAYERS
         for deal, row_cells, row_marks in zip(deals, cells, marks, strict=True):
             points = tuple(score_deal(n, b, t, options) for n, b, t in row_cells)
@@ -892,7 +895,7 @@ def _start(
         phase=Phase.TRUMP if nine else Phase.BID,
         to_act=left,
         hands=tuple(hands),
-        pending=tuple(pending) if nine else None,
+        pending=tuple(pending) if pending is not None else None,
         undealt=undealt,
         trump_card=trump_card,
         trump_known=not nine,

@@ -807,7 +807,7 @@ def _read_hand(hand: Any, seat: int) -> tuple[str, ...]:
     return tuple(hand)
 
 
-def _check_deck(cards: list[str]) -> None:
+def _check_deck(cards: list[Any]) -> None:
     unknown = sorted({card for card in cards if card not in FULL_DECK})
     if unknown:
         raise InvalidDeal(f"Not cards of the 52-card deck: {', '.join(unknown)}.")

@@ -1,0 +1,14 @@
+"""The rules engines type-check: mypy runs over games/rules as configured in pyproject.toml."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_mypy_finds_no_type_errors_in_the_rules_engines():
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
