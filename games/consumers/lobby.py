@@ -10,22 +10,51 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.access import player_from
 from accounts.services import player_seen
 
 from .. import realtime
+from ..catalog import GAME_TITLES, describe_options
 from ..selectors import friends_online, visible_open_tables
 from ..services.lobby import lobby_entry
 
 
-def _snapshot(player: Any) -> dict[str, Any]:
-    return {
-        "type": "lobby",
-        "tables": [lobby_entry(table) for table in visible_open_tables(player)],
-        "friends_online": friends_online(player),
-    }
+def scope_language(scope: dict[str, Any]) -> str:
+    """The page's language for a socket: the language cookie, else the browser's preference."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen in supported:
+        return chosen
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept):
+        base = code.split("-")[0].lower()
+        if base in supported:
+            return base
+    return settings.LANGUAGE_CODE
+
+
+def localized(entry: dict[str, Any], language: str) -> dict[str, Any]:
+    """A lobby entry in the receiver's language (a published entry is shared by everyone)."""
+    with translation.override(language):
+        return {
+            **entry,
+            "game_title": str(GAME_TITLES[entry["game"]]),
+            "options": describe_options(entry["game"], entry["options_raw"]),
+        }
+
+
+def _snapshot(player: Any, language: str) -> dict[str, Any]:
+    with translation.override(language):
+        return {
+            "type": "lobby",
+            "tables": [lobby_entry(table) for table in visible_open_tables(player)],
+            "friends_online": friends_online(player),
+        }
 
 
 def _seen(player: Any) -> list[dict[str, Any]]:
@@ -43,10 +72,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             self.groups_joined.append(realtime.player_group(self.player.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        self.language = scope_language(self.scope)
         await self.accept()
         if self.player is not None:
             await database_sync_to_async(_seen)(self.player)
-        await self.send_json(await database_sync_to_async(_snapshot)(self.player))
+        await self.send_json(await database_sync_to_async(_snapshot)(self.player, self.language))
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
@@ -65,7 +95,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             friends = await database_sync_to_async(_seen)(self.player) if self.player else []
             await self.send_json({"type": "pong", "friends_online": friends})
         elif kind == "sync":
-            await self.send_json(await database_sync_to_async(_snapshot)(self.player))
+            snapshot = await database_sync_to_async(_snapshot)(self.player, self.language)
+            await self.send_json(snapshot)
         else:
             await self.send_json(
                 {
@@ -82,7 +113,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         if event["table"] is not None and (
             audience is None or (self.player is not None and self.player.pk in audience)
         ):
-            await self.send_json({"type": "table", "table": event["table"]})
+            await self.send_json(
+                {"type": "table", "table": localized(event["table"], self.language)}
+            )
         else:
             await self.send_json(
                 {

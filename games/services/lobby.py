@@ -46,6 +46,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "game": table.game,
         "game_title": str(GAME_TITLES[table.game]),
         "options": _describe(table),
+        "options_raw": table.options,
         "stake": table.stake,
         "visibility": table.visibility,
         "seats_taken": len(seats),
