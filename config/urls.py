@@ -12,5 +12,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("help/", include("games.help_urls")),
     path("ladder/", include("ladder.urls")),
 ]
