@@ -425,3 +425,9 @@ def test_idle_open_tables_expire_after_30_minutes_and_the_task_can_run_twice(ali
     assert (idle.status, fresh.status) == ("cancelled", "open")
     assert not Seat.objects.filter(table=idle, active=True).exists()
     open_table(alice)  # alice is free again
+
+
+def test_the_create_form_links_the_rules_of_its_game(alice):
+    page = client_for(alice).get("/tables/new/classic_joker/").content.decode()
+    assert 'href="/help/classic_joker/"' in page
+    assert 'href="/help/difference/"' in page
