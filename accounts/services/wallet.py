@@ -138,7 +138,6 @@ def wallet_open(*, player: Player) -> CoinAccount:
                 (system_account(), -settings.COIN_SIGNUP_GRANT),
                 (wallet, settings.COIN_SIGNUP_GRANT),
             ],
-            reason="Welcome to the tables",
         )
     wallet.refresh_from_db(fields=["balance"])
     return wallet
@@ -169,7 +168,6 @@ def wallet_claim_daily(*, player: Player, today: datetime.date) -> CoinTransacti
             key=key,
             kind=Kind.DAILY_TOPUP,
             legs=[(system_account(), -amount), (wallet, amount)],
-            reason="Daily top-up",
         )
     return movement
 
