@@ -4,8 +4,10 @@ from django.urls import path
 
 from accounts.consumers import PingConsumer
 from games.consumers.lobby import LobbyConsumer
+from games.consumers.table import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
 ]

@@ -1,6 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from .models import Invitation, Match, MatchEvent, Seat, Table
+from .services.play import match_cancel
 
 
 class SeatInline(admin.TabularInline):
@@ -83,12 +84,33 @@ class MatchAdmin(admin.ModelAdmin):
     ]
     exclude = ["seed"]
     date_hierarchy = "started_at"
+    actions = ["cancel_and_refund"]
 
     def has_add_permission(self, request) -> bool:
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.action(description="Cancel match and refund stakes", permissions=["change"])
+    def cancel_and_refund(self, request, queryset) -> None:
+        """One service call per match; a match that is not running is left alone."""
+        cancelled = [
+            match.pk
+            for match in queryset
+            if match_cancel(match_id=match.pk, reason=f"admin {request.user}")
+        ]
+        skipped = queryset.count() - len(cancelled)
+        if cancelled:
+            self.message_user(
+                request, f"Cancelled {len(cancelled)} match(es); every stake was refunded."
+            )
+        if skipped:
+            self.message_user(
+                request,
+                f"{skipped} match(es) were not running and were left alone.",
+                messages.WARNING,
+            )
 
 
 @admin.register(MatchEvent)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Player
 
@@ -11,15 +13,15 @@ from .catalog import GAME_TITLES
 
 class Table(models.Model):
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        FRIENDS = "friends", "Friends only"
-        PASSWORD = "password", "Password"
+        PUBLIC = "public", _("Public")
+        FRIENDS = "friends", _("Friends only")
+        PASSWORD = "password", _("Password")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", pgettext_lazy("table status", "Open")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
     options = models.JSONField(default=dict)
@@ -67,6 +69,10 @@ class Seat(models.Model):
     forfeited = models.BooleanField(default=False)
     # Classic Joker: a computer player took over after a forfeit.
     is_bot = models.BooleanField(default=False)
+    # Live play: at least one fresh TableConnection row exists for this seat (docs/protocol.md).
+    connected = models.BooleanField(default=True)
+    # After the match: this seat's player accepted a rematch.
+    wants_rematch = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "position"]
@@ -108,9 +114,9 @@ class Match(models.Model):
     """
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="match")
     game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
@@ -124,6 +130,8 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     # When the seat to act gets an automatic move (README § 0.6 turn clock); None when paused.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # While the seat to act is absent its turn clock is paused: the time it had left, kept here.
+    turn_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -150,7 +158,38 @@ class MatchEvent(models.Model):
         ordering = ["match", "version"]
         constraints = [
             models.UniqueConstraint(fields=["match", "version"], name="event_version_unique"),
+            # A client action id is applied once per seat (a resend after a reconnect is a no-op).
+            models.UniqueConstraint(
+                fields=["match", "seat", "client_action_id"],
+                condition=~models.Q(client_action_id=""),
+                name="event_client_action_once",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.match} v{self.version}: {self.kind}"
+
+
+class TableConnection(models.Model):
+    """One open table socket. Presence is derived from these rows, never from a counter.
+
+    A socket writes its row on connect, refreshes ``last_seen_at`` from a server-side timer and
+    deletes the row on close; a process killed with ``kill -9`` leaves rows that stop beating,
+    and the live sweep deletes them (docs/protocol.md § How presence survives a crash).
+    """
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    # None: a spectator.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    connected_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "seat"])]
+
+    def __str__(self) -> str:
+        return f"{self.channel_name} at {self.table_id} (seat {self.seat})"

@@ -35,6 +35,12 @@ def main() -> int:
             str(args.port),
             "--websocket_timeout",
             "-1",
+            # Refuse huge frames before they reach the application (close 1009); the table
+            # consumer's own limit is lower (LIVE_MAX_MESSAGE_BYTES, docs/protocol.md § Limits).
+            "--websocket-max-message-size",
+            "8192",
+            "--websocket-max-frame-size",
+            "8192",
             "config.asgi:application",
         ],
         "worker": [

@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -75,6 +76,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.current_player",
@@ -154,6 +156,11 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "expire-idle-tables": {"task": "games.tasks.expire_idle_tables", "schedule": 60.0},
+    # Live play: forfeits, turn clocks and bot turns whose own task was lost; dead sockets.
+    "live-sweep": {
+        "task": "games.tasks.live_sweep",
+        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", 5)),
+    },
     "clear-expired-sessions": {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(minute=17, hour=4),
@@ -208,9 +215,29 @@ ABSENCE_GRACE_SECONDS = int(os.environ.get("ABSENCE_GRACE_SECONDS", 60))
 # A player whose socket pinged within this many seconds shows as online to friends.
 ONLINE_SECONDS = int(os.environ.get("ONLINE_SECONDS", 90))
 
+# --- Live play over websockets (issue 6; docs/protocol.md § Limits, § Clocks) -----------------
+
+# The table socket's guards: the largest frame, the rate (token bucket) and bad messages allowed.
+LIVE_MAX_MESSAGE_BYTES = int(os.environ.get("LIVE_MAX_MESSAGE_BYTES", 4096))
+LIVE_RATE_PER_SECOND = float(os.environ.get("LIVE_RATE_PER_SECOND", 10))
+LIVE_RATE_BURST = int(os.environ.get("LIVE_RATE_BURST", 30))
+LIVE_MAX_BAD_MESSAGES = int(os.environ.get("LIVE_MAX_BAD_MESSAGES", 10))
+# Presence: each socket refreshes its row this often; a row older than the stale window belongs
+# to a dead process and the sweep removes it (docs/protocol.md § How presence survives a crash).
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 10))
+LIVE_CONNECTION_STALE_SECONDS = float(os.environ.get("LIVE_CONNECTION_STALE_SECONDS", 35))
+LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 5))
+# A bot seat (classic Joker, after a forfeit) moves this long after its turn comes.
+LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
+# Turn clocks run out this many times in a row: the seat abandoned the match (README § 0.6).
+LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
+
 # --- Internationalisation ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ka", "ქართული"), ("ru", "Русский")]
+# Compiled catalogues (.mo) are committed, so running the site needs no system gettext.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,0 +1,130 @@
+"""Inbound table-socket messages, decoded into typed records keyed by ``type``.
+
+The consumer turns every text frame into one of these (or a :class:`BadMessage`) before it does
+anything else, so a handler never sees raw, unchecked JSON. The shapes are documented in
+``docs/protocol.md`` § Client → server; unknown keys are refused so a typo never passes silently.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ACTION_ID = 64
+
+
+class BadMessage(ValueError):
+    """A frame the protocol does not accept; ``code`` is ``bad_json`` or ``bad_message``."""
+
+    def __init__(self, message: str, *, code: str = "bad_message", id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.id = id
+
+
+@dataclass(frozen=True)
+class Act:
+    version: int
+    id: str
+    action: dict[str, Any]
+    table: int | None = None
+    type: str = "act"
+
+
+@dataclass(frozen=True)
+class Sync:
+    type: str = "sync"
+
+
+@dataclass(frozen=True)
+class Ping:
+    type: str = "ping"
+
+
+@dataclass(frozen=True)
+class Leave:
+    type: str = "leave"
+
+
+@dataclass(frozen=True)
+class Rematch:
+    accept: bool = True
+    type: str = "rematch"
+
+
+Message = Act | Sync | Ping | Leave | Rematch
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int  # bool is an int in Python; a version is never true/false
+
+
+def _check_keys(data: dict[str, Any], required: set[str], optional: set[str] = frozenset()) -> None:
+    missing = sorted(required - set(data))
+    if missing:
+        raise BadMessage(f"{data['type']!r} needs {', '.join(missing)}.")
+    unknown = sorted(set(data) - required - optional - {"type"})
+    if unknown:
+        raise BadMessage(f"{data['type']!r} does not take {', '.join(unknown)}.")
+
+
+def _act(data: dict[str, Any]) -> Act:
+    raw_id = data.get("id")
+    action_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ACTION_ID else None
+    try:
+        _check_keys(data, {"version", "id", "action"}, {"table"})
+        if action_id is None:
+            raise BadMessage(f"'id' must be text of 1 to {MAX_ACTION_ID} characters.")
+        if not _is_int(data["version"]) or data["version"] < 0:
+            raise BadMessage("'version' must be a whole number.")
+        if not isinstance(data["action"], dict) or not isinstance(data["action"].get("type"), str):
+            raise BadMessage("'action' must be an object with a 'type'.")
+        table = data.get("table")
+        if table is not None and not _is_int(table):
+            raise BadMessage("'table' must be a table id.")
+    except BadMessage as error:
+        error.id = action_id
+        raise
+    return Act(version=data["version"], id=action_id, action=data["action"], table=table)
+
+
+def _rematch(data: dict[str, Any]) -> Rematch:
+    _check_keys(data, set(), {"accept"})
+    accept = data.get("accept", True)
+    if not isinstance(accept, bool):
+        raise BadMessage("'accept' must be true or false.")
+    return Rematch(accept=accept)
+
+
+def _bare(cls: type) -> Any:
+    def parse(data: dict[str, Any]) -> Any:
+        _check_keys(data, set())
+        return cls()
+
+    return parse
+
+
+PARSERS = {
+    "act": _act,
+    "sync": _bare(Sync),
+    "ping": _bare(Ping),
+    "leave": _bare(Leave),
+    "rematch": _rematch,
+}
+
+
+def parse(text: str) -> Message:
+    """One frame's text to a typed message; raises :class:`BadMessage` with the code to send."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("The frame is not valid JSON.", code="bad_json") from None
+    if not isinstance(data, dict):
+        raise BadMessage("A message is a JSON object with a 'type'.", code="bad_json")
+    kind = data.get("type")
+    parser = PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        known = ", ".join(sorted(PARSERS))
+        raise BadMessage(f"Unknown message type {kind!r}; the table understands {known}.")
+    return parser(data)
