@@ -49,6 +49,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _english_by_default():
+    """Each test starts in English: a page rendered in Georgian must not leak into the next."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Rate-limit counters live in the cache; each test starts with none."""
     from django.core.cache import cache

@@ -72,7 +72,7 @@ def _audience(table: Table) -> list[int] | None:
     return sorted({table.creator_id, *friends, *invited})
 
 
-def _publish(table: Table) -> None:
+def table_publish(table: Table) -> None:
     """Tell the lobby (and the table's waiting room) what the table looks like now."""
     table = (
         Table.objects.select_related("creator").prefetch_related("seats__player").get(pk=table.pk)
@@ -184,7 +184,7 @@ def table_create(
             seats_total=engine.num_players,
         )
         _sit(table, creator, 0)
-        _publish(table)
+        table_publish(table)
     return table
 
 
@@ -267,8 +267,8 @@ def table_join(*, player: Player, table_id: int, password: str = "") -> Seat:
         table.notice = ""
         table.save(update_fields=["last_activity_at", "notice"])
         if len(taken) + 1 == table.seats_total:
-            _start(table)
-        _publish(table)
+            table_start(table)
+        table_publish(table)
     return seat
 
 
@@ -294,7 +294,7 @@ def table_leave(*, player: Player, table_id: int) -> None:
         elif table.creator_id == player.pk:
             table.creator = remaining[0].player
             table.save(update_fields=["creator"])
-        _publish(table)
+        table_publish(table)
 
 
 def table_cancel(*, player: Player, table_id: int) -> None:
@@ -306,7 +306,7 @@ def table_cancel(*, player: Player, table_id: int) -> None:
             )
         _require_open(table)
         _close(table, Table.Status.CANCELLED)
-        _publish(table)
+        table_publish(table)
 
 
 def _close(table: Table, status: str) -> None:
@@ -349,14 +349,14 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
                 "url": f"/tables/{table.pk}/",
             },
         )
-        _publish(table)  # a friends-only table is now visible to the invited player
+        table_publish(table)  # a friends-only table is now visible to the invited player
     return invitation
 
 
 # --- Start and expiry --------------------------------------------------------------------------
 
 
-def _start(table: Table) -> Match | None:
+def table_start(table: Table) -> Match | None:
     """Deal the first hand from a fresh secret seed and take every stake, all or nothing."""
     seats = list(table.seats.select_related("player").order_by("position"))
     seed = secrets.token_hex(32)
@@ -416,6 +416,6 @@ def tables_expire(*, now: datetime | None = None) -> int:
                 continue
             table = Table.objects.get(pk=table_id)
             table.seats.update(active=False)
-            _publish(table)
+            table_publish(table)
             expired += 1
     return expired

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.errors import ServiceError
 from accounts.models import Player
@@ -227,7 +228,7 @@ def table_access(*, table_id: int, player: Player | None) -> int | None:
     """
     table = Table.objects.filter(pk=table_id).select_related("creator").first()
     if table is None or not may_see_table(player, table):
-        raise ServiceError("There is no such table.", code="no_table")
+        raise ServiceError(gettext("There is no such table."), code="no_table")
     if player is None:
         return None
     return (
@@ -406,12 +407,12 @@ def match_act(
     with transaction.atomic():
         match = _locked_match(table_id=table_id)  # Lock: one move at a time per table.
         if match is None:
-            raise ServiceError("The match has not started yet.", code="no_match")
+            raise ServiceError(gettext("The match has not started yet."), code="no_match")
         seats = _seats(table_id)
         seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
         if seat is None:
             raise ServiceError(
-                "You are watching this table; only its players move.", code="not_seated"
+                gettext("You are watching this table; only its players move."), code="not_seated"
             )
         if client_action_id:
             done = (
@@ -424,17 +425,20 @@ def match_act(
             if done is not None:
                 return Outcome(version=done, duplicate=True)
         if match.status != Match.Status.PLAYING:
-            raise ServiceError("The match is over.", code="match_over")
+            raise ServiceError(gettext("The match is over."), code="match_over")
         if seat.forfeited:
-            raise ServiceError("You forfeited this match; you can only watch.", code="not_seated")
+            raise ServiceError(
+                gettext("You forfeited this match; you can only watch."), code="not_seated"
+            )
         if version != match.version:
             raise ServiceError(
-                f"The match is at version {match.version}, not {version}: here is the state now.",
+                gettext("The match is at version %(now)s, not %(sent)s: here is the state now.")
+                % {"now": match.version, "sent": version},
                 code="stale",
             )
         state = _state(match)
         if state.to_act != seat.position:
-            raise ServiceError("It is not your turn.", code="not_your_turn")
+            raise ServiceError(gettext("It is not your turn."), code="not_your_turn")
         try:
             new_state = state.apply(action)
         except RulesError as error:
@@ -442,7 +446,7 @@ def match_act(
         except (TypeError, KeyError, AttributeError, IndexError) as error:
             # A malformed action the engine did not foresee; refuse it like an illegal one.
             logger.warning("Engine refused a malformed action %r: %r", action, error)
-            raise ServiceError("That action is not understood.", code="illegal") from None
+            raise ServiceError(gettext("That action is not understood."), code="illegal") from None
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0  # acting yourself ends a run of timeouts
             seat.save(update_fields=["timeouts_in_row"])
@@ -537,13 +541,15 @@ def match_leave(*, table_id: int, player: Player | None, now: datetime | None = 
     with transaction.atomic():
         match = _locked_match(table_id=table_id)  # Lock: a forfeit is a change of the match.
         if match is None:
-            raise ServiceError("The match has not started yet.", code="no_match")
+            raise ServiceError(gettext("The match has not started yet."), code="no_match")
         seats = _seats(table_id)
         seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
         if seat is None or seat.forfeited:
-            raise ServiceError("You have no seat in this match to leave.", code="not_seated")
+            raise ServiceError(
+                gettext("You have no seat in this match to leave."), code="not_seated"
+            )
         if match.status != Match.Status.PLAYING:
-            raise ServiceError("The match is over.", code="match_over")
+            raise ServiceError(gettext("The match is over."), code="match_over")
         _forfeit(match, _state(match), seats, seat, reason="left", now=now)
     return Outcome(version=match.version)
 
@@ -796,11 +802,13 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
         # Lock: acceptances from every seat queue here, so the new table is made exactly once.
         match = _locked_match(table_id=table_id)
         if match is None or match.status == Match.Status.PLAYING:
-            raise ServiceError("The match is still being played.", code="match_not_over")
+            raise ServiceError(gettext("The match is still being played."), code="match_not_over")
         seats = _seats(table_id)
         seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
         if seat is None or seat.is_bot:
-            raise ServiceError("Only the match's players can ask for a rematch.", code="not_seated")
+            raise ServiceError(
+                gettext("Only the match’s players can ask for a rematch."), code="not_seated"
+            )
         table = match.table
         if not Table.objects.filter(rematch_of=table).exists():
             if seat.wants_rematch != accept:
@@ -815,13 +823,14 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
 
 
 def _open_rematch(table: Table, players: list[Seat]) -> Table:
-    from .lobby import _publish, _start  # the lobby owns starting a table and telling the lobby
+    from .lobby import table_publish, table_start  # the lobby starts tables and tells the lobby
 
     for seat in players:
         busy = Seat.objects.filter(player_id=seat.player_id, active=True).first()
         if busy is not None:
             raise ServiceError(
-                f"{seat.player.name} is already seated at table #{busy.table_id}.",
+                gettext("%(name)s is already seated at table #%(number)s.")
+                % {"name": seat.player.name, "number": busy.table_id},
                 code="already_seated",
             )
     creator = next(
@@ -846,8 +855,10 @@ def _open_rematch(table: Table, players: list[Seat]) -> Table:
                     position=(seat.position + 1) % table.seats_total,
                 )
     except IntegrityError:  # one of them sat down elsewhere a moment ago
-        raise ServiceError("A player sat down at another table.", code="already_seated") from None
+        raise ServiceError(
+            gettext("A player sat down at another table."), code="already_seated"
+        ) from None
     if len(players) == table.seats_total:
-        _start(new_table)
-    _publish(new_table)
+        table_start(new_table)
+    table_publish(new_table)
     return new_table
