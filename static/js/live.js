@@ -1,15 +1,34 @@
 // A websocket that reconnects with backoff and says honestly when it is not connected.
 // Used by the lobby, the waiting room and the table page.
 
+// The JavaScript catalogue (/jsi18n/, loaded by base.html) defines gettext and interpolate;
+// without it the page stays in English.
+const gettext = typeof window.gettext === "function" ? window.gettext : (text) => text;
+const interpolate =
+  typeof window.interpolate === "function"
+    ? window.interpolate
+    : (format, values) => format.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+
 export function socketUrl(path) {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${window.location.host}${path}`;
 }
 
-export function connect(path, { onMessage, onOpen, onStatus, pingSeconds = 30 } = {}) {
+// Options:
+//   onMessage(data)      every JSON frame;
+//   onOpen(socket)       after each (re)connection;
+//   onStatus(text)       "connecting…", "reconnecting…" or "" (connected);
+//   onClose(event)       after each close; return false to stop reconnecting (e.g. 1008, 4004);
+//   pingSeconds          a {"type": "ping"} this often while open;
+//   maxDelay             the longest wait between attempts, in ms (0.5 s, 1 s, 2 s … then this).
+export function connect(
+  path,
+  { onMessage, onOpen, onStatus, onClose, pingSeconds = 30, maxDelay = 15000 } = {},
+) {
   let socket = null;
   let attempt = 0;
   let pingTimer = null;
+  let retryTimer = null;
   let closedOnPurpose = false;
 
   function status(text) {
@@ -17,7 +36,8 @@ export function connect(path, { onMessage, onOpen, onStatus, pingSeconds = 30 } 
   }
 
   function open() {
-    status(attempt ? "reconnecting…" : "connecting…");
+    retryTimer = null;
+    status(attempt ? gettext("reconnecting…") : gettext("connecting…"));
     socket = new WebSocket(socketUrl(path));
     socket.addEventListener("open", () => {
       attempt = 0;
@@ -35,14 +55,18 @@ export function connect(path, { onMessage, onOpen, onStatus, pingSeconds = 30 } 
       }
       onMessage(data);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(pingTimer);
       if (closedOnPurpose) return;
+      if (onClose && onClose(event) === false) {
+        closedOnPurpose = true;
+        return;
+      }
       attempt += 1;
-      // 0.5 s, 1 s, 2 s … capped at 15 s, with jitter so a restarted server is not stampeded.
-      const delay = Math.min(15000, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
-      status("reconnecting…");
-      setTimeout(open, delay);
+      // 0.5 s, 1 s, 2 s … capped, with jitter so a restarted server is not stampeded.
+      const delay = Math.min(maxDelay, 500 * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
+      status(gettext("reconnecting…"));
+      retryTimer = setTimeout(open, delay);
     });
   }
 
@@ -57,8 +81,22 @@ export function connect(path, { onMessage, onOpen, onStatus, pingSeconds = 30 } 
   open();
   return {
     send,
+    get connected() {
+      return Boolean(socket && socket.readyState === WebSocket.OPEN);
+    },
+    // Drop the current socket and connect again at once (e.g. the network came back).
+    reconnect() {
+      if (closedOnPurpose) return;
+      if (retryTimer) {
+        clearTimeout(retryTimer);
+        open();
+      } else if (socket && socket.readyState === WebSocket.OPEN) {
+        socket.close();
+      }
+    },
     close() {
       closedOnPurpose = true;
+      clearTimeout(retryTimer);
       if (socket) socket.close();
     },
   };
@@ -81,7 +119,7 @@ export function notify(container, text, link) {
   const dismiss = document.createElement("button");
   dismiss.type = "button";
   dismiss.className = "link";
-  dismiss.setAttribute("aria-label", "Dismiss");
+  dismiss.setAttribute("aria-label", gettext("Dismiss"));
   dismiss.textContent = "×";
   dismiss.addEventListener("click", () => box.remove());
   box.append(" ", dismiss);
@@ -94,11 +132,11 @@ export function handlePlayerEvents(message, container) {
     return true;
   }
   if (message.type === "invitation") {
-    const stake = message.stake ? ` for ${message.stake} coins` : "";
-    notify(container, `${message.from} invites you to ${message.game_title}${stake}.`, {
-      href: message.url,
-      text: "Go to the table",
-    });
+    const values = { from: message.from, game: message.game_title, stake: message.stake };
+    const text = message.stake
+      ? interpolate(gettext("%(from)s invites you to %(game)s for %(stake)s coins."), values, true)
+      : interpolate(gettext("%(from)s invites you to %(game)s."), values, true);
+    notify(container, text, { href: message.url, text: gettext("Go to the table") });
     return true;
   }
   return false;

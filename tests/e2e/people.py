@@ -1,0 +1,84 @@
+"""A person at the site in the browser tests: one Chromium context with one page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+
+STATE_JS = "() => (window.jokerTable && window.jokerTable.client.state) || null"
+VERSION_JS = """v => {
+  const s = window.jokerTable && window.jokerTable.client.state;
+  return Boolean(s && s.status !== "open" && s.version >= v);
+}"""
+
+
+class Person:
+    """One browser context: a guest with a page."""
+
+    def __init__(self, browser, server, name: str) -> None:
+        self.name = name
+        self.context = browser.new_context(
+            viewport=DESKTOP, locale="en-US", base_url=server.url, reduced_motion="no-preference"
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def become_guest(self) -> None:
+        self.page.goto("/")
+        self.page.get_by_role("button", name="Play as guest").click()
+        self.page.wait_for_load_state()
+
+    def open_table(self, game: str, options: dict[str, str] | None = None) -> str:
+        self.page.goto(f"/tables/new/{game}/")
+        for field, value in (options or {}).items():
+            self.page.select_option(f"#id_{field}", value)
+        self.page.get_by_role("button", name="Open the table").click()
+        self.page.wait_for_url(re.compile(r"/tables/\d+/$"))
+        return self.page.url
+
+    def join(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.get_by_role("button", name="Take a seat").click()
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.page.evaluate(STATE_JS)
+
+    def wait_version(self, version: int) -> dict[str, Any]:
+        self.page.wait_for_function(VERSION_JS, arg=version)
+        return self.state
+
+    def close_dialogs(self) -> None:
+        dialog = self.page.locator("dialog[open]")
+        if dialog.count():
+            dialog.locator(".modal-actions button").last.click()
+
+    def hand(self) -> list[str]:
+        return self.page.locator("#my-hand [data-card]").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.card)"
+        )
+
+    def snap(self, artifacts: Path, name: str, size: dict[str, int] = PHONE) -> None:
+        """One more picture for people to look at (a dialog, a state of the table)."""
+        self.page.set_viewport_size(size)
+        self.page.wait_for_timeout(250)
+        self.page.screenshot(path=str(artifacts / f"{name}-{size['width']}.png"))
+        self.page.set_viewport_size(DESKTOP)
+
+    def screenshot(self, artifacts: Path, game: str) -> None:
+        for size in (DESKTOP, PHONE):
+            self.page.set_viewport_size(size)
+            self.page.wait_for_timeout(500)  # the hand re-fans on resize, cards land
+            self.page.screenshot(
+                path=str(artifacts / f"{game}-{size['width']}.png"), full_page=True
+            )
+            if size is PHONE:
+                width = self.page.evaluate("document.documentElement.scrollWidth")
+                assert width <= PHONE["width"], f"{game}: the page scrolls sideways ({width}px)"
+        self.page.set_viewport_size(DESKTOP)
