@@ -30,24 +30,33 @@ function render(table) {
   title.append(el("strong", "", table.game_title));
   if (table.visibility === "password") {
     const lock = el("span", "vis", " 🔒");
-    lock.title = "Password table";
-    lock.setAttribute("aria-label", "Password table");
+    lock.title = gettext("Password table");
+    lock.setAttribute("aria-label", gettext("Password table"));
     title.append(lock);
   } else if (table.visibility === "friends") {
     const friends = el("span", "vis", " 👥");
-    friends.title = "Friends only";
-    friends.setAttribute("aria-label", "Friends only");
+    friends.title = gettext("Friends only");
+    friends.setAttribute("aria-label", gettext("Friends only"));
     title.append(friends);
   }
-  const stake = table.stake ? `◎ ${table.stake}` : "Free";
+  const stake = table.stake ? `◎ ${table.stake}` : gettext("Free");
   const meta = el("div", "table-meta");
   meta.append(
     el("span", "stake", stake),
     " · ",
-    el("span", "seats", `${table.seats_taken}/${table.seats_total} seats`),
-    ` · by ${table.creator}`,
+    el(
+      "span",
+      "seats",
+      interpolate(gettext("%(taken)s/%(total)s seats"), { taken: table.seats_taken, total: table.seats_total }, true),
+    ),
+    " · ",
+    interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
   );
-  const link = el("a", "button small", table.visibility === "password" ? "Join with password" : "Open");
+  const link = el(
+    "a",
+    "button small",
+    table.visibility === "password" ? gettext("Join with password") : gettext("Open"),
+  );
   link.href = table.url;
   item.append(title, el("div", "table-options", table.options.join(" · ")), meta, link);
   return item;
