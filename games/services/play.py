@@ -170,6 +170,9 @@ def _frame(
             "result": None,
             "rematch": None,
         }
+    view = state.view(seat)  # the engine decides what this audience may see
+    if seat is not None and any(s.position == seat and s.forfeited for s in seats):
+        view["legal"] = []  # a computer plays this seat now; its old player only watches
     return {
         "type": "state",
         "table": table.pk,
@@ -178,7 +181,7 @@ def _frame(
         "status": match.status,
         "version": match.version,
         "seat": seat,
-        "view": state.view(seat),  # the engine decides what this audience may see
+        "view": view,
         "seats": _seats_public(seats),
         "clocks": _clocks(match, state, now),
         "result": _result_public(match, seats),

@@ -242,6 +242,10 @@ async def test_in_classic_joker_a_bot_takes_the_leavers_seat_who_is_ranked_last_
     assert match.state["forfeited"] == [1]
     bot_moves = await _events(table.pk, "bot")
     assert bot_moves and {e.seat for e in bot_moves} == {1}
+    # The leaver still watches their old seat, but is offered nothing to play.
+    after = [f for f in socks[1].frames if f["type"] == "state" and f["view"]]
+    assert any(f["view"]["to_act"] == 1 for f in after)
+    assert all(f["view"]["legal"] == [] for f in after if f["seats"][1]["forfeited"])
     assert await sync_to_async(_balance)(bob) == 900
     assert (await sync_to_async(coin_audit)()).ok
     await scan_hidden(table.pk, [*socks.values(), watcher])
