@@ -1,6 +1,9 @@
+import json
+
 from django.contrib import admin, messages
 
 from .models import Invitation, Match, MatchEvent, Seat, Table
+from .rules import get_game
 from .services.play import match_cancel
 
 
@@ -68,13 +71,14 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["status", "game", "started_at"]
     search_fields = ["=id", "=table__id", "table__seats__player__name"]
     list_select_related = ["table"]
-    # The state and the seed are the match's truth: an admin reads them, never edits them.
+    # The state and the seed are the match's truth: an admin reads them, never edits them, and
+    # while the match runs sees only what a spectator sees (no hidden card, no seed).
     readonly_fields = [
         "table",
         "game",
         "options",
         "seed_hash",
-        "state",
+        "state_shown",
         "version",
         "status",
         "result",
@@ -82,9 +86,17 @@ class MatchAdmin(admin.ModelAdmin):
         "started_at",
         "ended_at",
     ]
-    exclude = ["seed"]
+    exclude = ["seed", "state"]
     date_hierarchy = "started_at"
     actions = ["cancel_and_refund"]
+
+    @admin.display(description="state")
+    def state_shown(self, match: Match) -> str:
+        if match.status == Match.Status.PLAYING:
+            shown = get_game(match.game).from_dict(match.state).view(None)
+        else:
+            shown = match.state  # over: the seed is public now and every card may be shown
+        return json.dumps(shown, indent=1, sort_keys=True)
 
     def has_add_permission(self, request) -> bool:
         return False
