@@ -411,7 +411,7 @@ def tables_expire(*, now: datetime | None = None) -> int:
             # Claim by a conditional update: a join that just happened keeps the table.
             claimed = Table.objects.filter(
                 pk=table_id, status=Table.Status.OPEN, last_activity_at__lt=cutoff
-            ).update(status=Table.Status.CANCELLED, ended_at=now, notice="Expired: nobody joined.")
+            ).update(status=Table.Status.CANCELLED, ended_at=now)
             if not claimed:
                 continue
             table = Table.objects.get(pk=table_id)
