@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from config.websocket import LenientJsonConsumer
 
 from .access import player_from
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(LenientJsonConsumer):
     """Answers ``{"type": "ping"}`` with a pong that travelled through the channel layer."""
 
     async def connect(self) -> None:
@@ -43,10 +44,3 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(
             {"type": "pong", "payload": event.get("payload"), "player": self.player_name}
         )
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None

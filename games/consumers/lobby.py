@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.access import player_from
 from accounts.services import player_seen
+from config.websocket import LenientJsonConsumer
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
@@ -62,7 +62,7 @@ def _seen(player: Any) -> list[dict[str, Any]]:
     return friends_online(player)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(LenientJsonConsumer):
     async def connect(self) -> None:
         self.player = await database_sync_to_async(player_from)(
             self.scope.get("user"), self.scope.get("session")
@@ -81,13 +81,6 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
