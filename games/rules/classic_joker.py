@@ -45,7 +45,7 @@ from typing import Any
 
 from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError, parse_options
 from .cards import JOKER_DECK, SUITS, deal_rng, joker_deck, rank_of, shuffled, sorted_cards
-from .tricks import Play
+from .tricks import Play, completed_trick_public
 
 NUM_PLAYERS = 4
 SUIT_WORDS = {
@@ -703,8 +703,7 @@ class State:
         if seat is not None:
             shown["hand"] = sorted_cards(self.hands[seat])
         if self.last_trick is not None:
-            plays, winner = self.last_trick
-            shown["last_trick"] = {"plays": [p.public() for p in plays], "winner": winner}
+            shown["last_trick"] = completed_trick_public(self.last_trick)
         if self.previous is not None:
             shown["previous_hand"] = {
                 key: list(value) if isinstance(value, list) else value
@@ -766,12 +765,7 @@ class State:
             "leader": self.leader,
             "trick": [play.public() for play in self.trick],
             "played": list(self.played),
-            "last_trick": None
-            if self.last_trick is None
-            else {
-                "plays": [play.public() for play in self.last_trick[0]],
-                "winner": self.last_trick[1],
-            },
+            "last_trick": completed_trick_public(self.last_trick),
             "scores": list(self.scores),
             "history": [[d, n, list(b), list(t)] for d, n, b, t in self.history],
             "previous": None

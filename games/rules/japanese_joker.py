@@ -32,7 +32,7 @@ from typing import Any
 from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError
 from .base import parse_options as _parse_options
 from .cards import JOKER_DECK, RANK_VALUE, SUITS, deal_rng, joker_deck, shuffled, sorted_cards
-from .tricks import Play
+from .tricks import Play, completed_trick_public
 
 NAME = "japanese_joker"
 PLAYERS = 2
@@ -546,7 +546,7 @@ class State:
             "hand_counts": [len(self.hands[0]), len(self.hands[1])],
             "trick": [play.public() for play in self.trick],
             "leader": self.leader if phase is Phase.PLAY or phase is Phase.TRUMP else None,
-            "last_trick": _trick_public(self.last_trick),
+            "last_trick": completed_trick_public(self.last_trick),
             "previous_hand": _previous_public(self.previous_hand),
             "columns": [
                 [None if slot is None else {"up": slot[0]} for slot in columns]
@@ -591,7 +591,7 @@ class State:
             "played": list(self.played),
             "scores": list(self._scores),
             "result": self.result,
-            "last_trick": _trick_public(self.last_trick),
+            "last_trick": completed_trick_public(self.last_trick),
             "previous_hand": _previous_public(self.previous_hand),
             "known_in_hand": [list(self.known[0]), list(self.known[1])],
             "revealed": list(self.revealed),
@@ -608,12 +608,6 @@ def _keys_message(action: dict[str, Any], expected: frozenset[str]) -> str:
     if extra:
         parts.append("unexpected " + ", ".join(extra))
     return "This action has the wrong fields (" + "; ".join(parts) + ")."
-
-
-def _trick_public(trick: tuple[tuple[Play, ...], int] | None) -> dict[str, Any] | None:
-    if trick is None:
-        return None
-    return {"plays": [play.public() for play in trick[0]], "winner": trick[1]}
 
 
 def _previous_public(

@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from . import base
 from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError
 from .cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
-from .tricks import Play
+from .tricks import Play, completed_trick_public
 
 NUM_PLAYERS = 2
 POSITIONS = 10  # layout positions per player: 2 rows of 5 (JW-3)
@@ -366,14 +366,7 @@ class State:
             "layout": [[_public_position(pos) for pos in layout] for layout in self.layouts],
             "trick": [play.public() for play in self.trick],
             "leader": self.leader,
-            "last_trick": (
-                None
-                if self.last_trick is None
-                else {
-                    "plays": [play.public() for play in self.last_trick[0]],
-                    "winner": self.last_trick[1],
-                }
-            ),
+            "last_trick": completed_trick_public(self.last_trick),
             "previous_hand": None if self.previous_hand is None else self.previous_hand.public(),
             "legal": self.legal_actions() if seat is not None and seat == to_act else [],
             "result": self.result,
@@ -403,14 +396,7 @@ class State:
             "leader": self.leader,
             "won": [list(pile) for pile in self.won],
             "scores": list(self.scores_),
-            "last_trick": (
-                None
-                if self.last_trick is None
-                else {
-                    "plays": [play.public() for play in self.last_trick[0]],
-                    "winner": self.last_trick[1],
-                }
-            ),
+            "last_trick": completed_trick_public(self.last_trick),
             "previous_hand": None if self.previous_hand is None else self.previous_hand.public(),
             "result": self.result,
             "forfeited": None if self.forfeited is None else list(self.forfeited),

@@ -36,3 +36,11 @@ def led_suit(plays: tuple[Play, ...] | list[Play]) -> str | None:
         return None
     lead = plays[0]
     return lead.suit if lead.card[0] == "X" else lead.card[1]
+
+
+def completed_trick_public(trick: tuple[tuple[Play, ...], int] | None) -> dict[str, Any] | None:
+    """A completed trick (plays, winner) as every seat sees it, or None before the first one."""
+    if trick is None:
+        return None
+    plays, winner = trick
+    return {"plays": [play.public() for play in plays], "winner": winner}

@@ -16,9 +16,10 @@ from channels.db import database_sync_to_async as sync_to_async  # closes its co
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
 from games.models import Match, Seat, Table
-from tests.games.test_live_support import (  # noqa: F401 (fresh_channel_layer: a fixture)
+from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by name)
     Sock,
     cookie_headers,
+    fast_clients,
     fresh_channel_layer,
     play_to_end,
     scan_hidden,
@@ -26,14 +27,7 @@ from tests.games.test_live_support import (  # noqa: F401 (fresh_channel_layer: 
     start_table,
 )
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _fast_clients(settings):
-    """These clients move as fast as the server answers: far above a person's rate limit."""
-    settings.LIVE_RATE_PER_SECOND = 10_000
-    settings.LIVE_RATE_BURST = 10_000
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_clients")]
 
 
 async def _sockets(table_id, players, watcher):

@@ -29,6 +29,13 @@ CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|X[12])(?![A-Za-z0-9])")
 _ids = itertools.count(1)
 
 
+@pytest.fixture
+def fast_clients(settings):
+    """Test clients move as fast as the server answers: far above a person's rate limit."""
+    settings.LIVE_RATE_PER_SECOND = 10_000
+    settings.LIVE_RATE_BURST = 10_000
+
+
 @pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """A new channel layer per test: the Redis layer's locks belong to one event loop, and

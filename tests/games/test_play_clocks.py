@@ -16,9 +16,10 @@ from accounts.selectors import coin_audit
 from games import tasks
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
 from games.services import play
-from tests.games.test_live_support import (  # noqa: F401 (fresh_channel_layer: a fixture)
+from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by name)
     Sock,
     cookie_headers,
+    fast_clients,
     fresh_channel_layer,
     play_to_end,
     scan_hidden,
@@ -26,13 +27,7 @@ from tests.games.test_live_support import (  # noqa: F401 (fresh_channel_layer: 
     start_table,
 )
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _fast_clients(settings):
-    settings.LIVE_RATE_PER_SECOND = 10_000
-    settings.LIVE_RATE_BURST = 10_000
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_clients")]
 
 
 async def _open(table_id, player):
