@@ -42,15 +42,18 @@ def test_lobby_and_table_pages_have_no_untranslated_string(people, language):
     lobby_text = guest.page.inner_text("body")
     assert untranslated(lobby_text) == set(), lobby_text
 
+    # The host speaks the language before the match starts: the waiting room reloads itself
+    # into the table when the last seat fills, so no page needs to be opened again (a second
+    # navigation of ours would race the page's own).
+    speak(host, language)
     guest.page.goto(url)
     guest.page.locator('form[action$="/join/"] button').click()  # "Take a seat", translated
     for person in (host, guest):
-        speak(person, language)
-        person.page.goto(url)
         person.page.wait_for_function(
             "() => window.jokerTable && window.jokerTable.client.state"
             " && window.jokerTable.client.state.status === 'playing'"
         )
         person.page.wait_for_timeout(300)
+        assert person.page.evaluate("document.documentElement.lang") == language
         table_text = person.page.inner_text("body")
         assert untranslated(table_text) == set(), table_text
