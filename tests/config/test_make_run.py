@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -18,6 +19,12 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _collect(stream, lines: list[str]) -> None:
+    """Read the server's output as it comes, so the test can wait for the worker to be ready."""
+    for line in stream:
+        lines.append(line)
 
 
 def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
@@ -44,9 +51,12 @@ def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
         stderr=subprocess.STDOUT,
         text=True,
     )
+    lines: list[str] = []
+    reader = threading.Thread(target=_collect, args=(server.stdout, lines), daemon=True)
+    reader.start()
     try:
         status = None
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline and status is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
@@ -54,11 +64,17 @@ def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
             except OSError:
                 time.sleep(0.5)
         assert status == 200
+        # The worker (with beat) comes up beside Daphne; on a busy machine it is slower.
+        while time.monotonic() < deadline and not any(" ready." in line for line in lines):
+            time.sleep(0.5)
+        assert any("celery@" in line and " ready." in line for line in lines), "".join(lines)
         server.send_signal(signal.SIGINT)
-        output, _ = server.communicate(timeout=30)
+        server.wait(timeout=30)
+        reader.join(timeout=10)
+        output = "".join(lines)
         assert server.returncode == 0, output
         assert "Stopped." in output
-        assert "celery@" in output  # the worker (with beat) ran beside Daphne
+        assert "Warm shutdown" in output  # the worker stopped on the same Ctrl-C
     finally:
         if server.poll() is None:
             server.kill()
