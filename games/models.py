@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.models import Player
 
@@ -33,8 +33,11 @@ class Table(models.Model):
     creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tables_created")
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
     seats_total = models.PositiveSmallIntegerField()
-    # Why the last start failed (a stake nobody could cover), shown on the table page.
-    notice = models.CharField(max_length=300, blank=True)
+    # Who stood up when the last start failed for want of coins; the notice is rendered on
+    # display so that each reader gets it in their own language.
+    stood_up_for_stake = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
@@ -54,6 +57,16 @@ class Table(models.Model):
     @property
     def is_free(self) -> bool:
         return self.stake == 0
+
+    @property
+    def notice(self) -> str:
+        """Why the table did not start, in the language of whoever reads it now."""
+        if self.stood_up_for_stake is None:
+            return ""
+        return gettext(
+            "%(name)s could no longer cover the %(stake)s-coin stake and left the seat; "
+            "waiting for another player."
+        ) % {"name": self.stood_up_for_stake.name, "stake": self.stake}
 
 
 class Seat(models.Model):

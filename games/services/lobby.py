@@ -75,7 +75,9 @@ def _audience(table: Table) -> list[int] | None:
 def table_publish(table: Table) -> None:
     """Tell the lobby (and the table's waiting room) what the table looks like now."""
     table = (
-        Table.objects.select_related("creator").prefetch_related("seats__player").get(pk=table.pk)
+        Table.objects.select_related("creator", "stood_up_for_stake")
+        .prefetch_related("seats__player")
+        .get(pk=table.pk)
     )
     entry = lobby_entry(table) if table.status == Table.Status.OPEN else None
     realtime.publish_on_commit(
@@ -264,8 +266,8 @@ def table_join(*, player: Player, table_id: int, password: str = "") -> Seat:
         position = min(set(range(table.seats_total)) - taken)
         seat = _sit(table, player, position)
         table.last_activity_at = timezone.now()
-        table.notice = ""
-        table.save(update_fields=["last_activity_at", "notice"])
+        table.stood_up_for_stake = None
+        table.save(update_fields=["last_activity_at", "stood_up_for_stake"])
         if len(taken) + 1 == table.seats_total:
             table_start(table)
         table_publish(table)
@@ -379,11 +381,8 @@ def table_start(table: Table) -> Match | None:
         # The table stays open: the player who can no longer cover the stake stands up.
         broke = error.player
         Seat.objects.filter(table=table, player=broke).delete()
-        table.notice = gettext(
-            "%(name)s could no longer cover the %(stake)s-coin stake and left the seat; "
-            "waiting for another player."
-        ) % {"name": broke.name, "stake": table.stake}
-        table.save(update_fields=["notice"])
+        table.stood_up_for_stake = broke
+        table.save(update_fields=["stood_up_for_stake"])
         return None
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()

@@ -34,7 +34,11 @@ def open_table(creator, game="japanese_joker", **kwargs) -> Table:
 
 def snapshot() -> tuple:
     return (
-        list(Table.objects.values_list("pk", "status", "creator_id", "notice").order_by("pk")),
+        list(
+            Table.objects.values_list(
+                "pk", "status", "creator_id", "stood_up_for_stake_id"
+            ).order_by("pk")
+        ),
         list(
             Seat.objects.values_list("table_id", "position", "player_id", "active").order_by("pk")
         ),
@@ -361,6 +365,11 @@ def test_a_player_who_cannot_cover_the_stake_at_start_is_unseated_and_the_table_
     assert list(table.seats.values_list("player__name", flat=True)) == ["bob"]
     assert (wallet_of(alice).balance, wallet_of(bob).balance) == (200, 1000)
     assert "could no longer cover" in client_for(bob).get(f"/tables/{table.pk}/").content.decode()
+    # The notice is written when it is read, in the reader's language.
+    in_georgian = client_for(bob)
+    in_georgian.cookies["django_language"] = "ka"
+    page = in_georgian.get(f"/tables/{table.pk}/").content.decode()
+    assert "alice-ს 250 მონეტის ფსონისთვის" in page and "could no longer" not in page
 
 
 # --- Invitations -------------------------------------------------------------------------------
