@@ -361,12 +361,14 @@ def test_absence_countdown_reconnecting_after_a_restart_and_a_move_resent_once(p
     away.wait_for(state="detached")
 
     # The server goes away: every page says so, and nothing can be played meanwhile.
+    assert by_seat[state["view"]["to_act"]].page.locator(".mine .card.legal").count() > 0
     e2e_server.stop()
     for person in by_seat.values():
         status = person.page.locator("#conn-status")
         status.wait_for()
         assert "reconnecting…" in status.inner_text()
         assert "offline" in person.page.locator("#match-area").get_attribute("class")
+        assert person.page.locator(".mine .card.legal").count() == 0
     e2e_server.start()
     for person in by_seat.values():
         person.page.locator("#conn-status").wait_for(state="hidden", timeout=30_000)

@@ -241,8 +241,15 @@ export class TableView {
 
   setStatus(text) {
     this.status.textContent = text;
-    this.offline = Boolean(text);
-    this.root.classList.toggle("offline", this.offline);
+    const offline = Boolean(text);
+    if (offline === this.offline) return;
+    this.offline = offline;
+    this.root.classList.toggle("offline", offline);
+    // What may be played depends on the connection: the player's own cards are drawn again.
+    if (this.state && this.state.view && this.me !== null) {
+      this.renderSeatCards(this.me);
+      this.renderHand();
+    }
   }
 
   showError(text) {
