@@ -3,6 +3,7 @@
 The consumer turns every text frame into one of these (or a :class:`BadMessage`) before it does
 anything else, so a handler never sees raw, unchecked JSON. The shapes are documented in
 ``docs/protocol.md`` § Client → server; unknown keys are refused so a typo never passes silently.
+The reasons are in the active language (the consumer's); what the client sent is quoted as is.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext
 
 MAX_ACTION_ID = 64
 
@@ -63,10 +66,15 @@ def _is_int(value: Any) -> bool:
 def _check_keys(data: dict[str, Any], required: set[str], optional: set[str] = frozenset()) -> None:
     missing = sorted(required - set(data))
     if missing:
-        raise BadMessage(f"{data['type']!r} needs {', '.join(missing)}.")
+        raise BadMessage(
+            gettext("%(type)r needs %(keys)s.") % {"type": data["type"], "keys": ", ".join(missing)}
+        )
     unknown = sorted(set(data) - required - optional - {"type"})
     if unknown:
-        raise BadMessage(f"{data['type']!r} does not take {', '.join(unknown)}.")
+        raise BadMessage(
+            gettext("%(type)r does not take %(keys)s.")
+            % {"type": data["type"], "keys": ", ".join(unknown)}
+        )
 
 
 def _act(data: dict[str, Any]) -> Act:
@@ -75,14 +83,17 @@ def _act(data: dict[str, Any]) -> Act:
     try:
         _check_keys(data, {"version", "id", "action"}, {"table"})
         if action_id is None:
-            raise BadMessage(f"'id' must be text of 1 to {MAX_ACTION_ID} characters.")
+            raise BadMessage(
+                gettext("'id' must be text of 1 to %(count)s characters.")
+                % {"count": MAX_ACTION_ID}
+            )
         if not _is_int(data["version"]) or data["version"] < 0:
-            raise BadMessage("'version' must be a whole number.")
+            raise BadMessage(gettext("'version' must be a whole number."))
         if not isinstance(data["action"], dict) or not isinstance(data["action"].get("type"), str):
-            raise BadMessage("'action' must be an object with a 'type'.")
+            raise BadMessage(gettext("'action' must be an object with a 'type'."))
         table = data.get("table")
         if table is not None and not _is_int(table):
-            raise BadMessage("'table' must be a table id.")
+            raise BadMessage(gettext("'table' must be a table id."))
     except BadMessage as error:
         error.id = action_id
         raise
@@ -93,7 +104,7 @@ def _rematch(data: dict[str, Any]) -> Rematch:
     _check_keys(data, set(), {"accept"})
     accept = data.get("accept", True)
     if not isinstance(accept, bool):
-        raise BadMessage("'accept' must be true or false.")
+        raise BadMessage(gettext("'accept' must be true or false."))
     return Rematch(accept=accept)
 
 
@@ -119,12 +130,14 @@ def parse(text: str) -> Message:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise BadMessage("The frame is not valid JSON.", code="bad_json") from None
+        raise BadMessage(gettext("The frame is not valid JSON."), code="bad_json") from None
     if not isinstance(data, dict):
-        raise BadMessage("A message is a JSON object with a 'type'.", code="bad_json")
+        raise BadMessage(gettext("A message is a JSON object with a 'type'."), code="bad_json")
     kind = data.get("type")
     parser = PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        known = ", ".join(sorted(PARSERS))
-        raise BadMessage(f"Unknown message type {kind!r}; the table understands {known}.")
+        raise BadMessage(
+            gettext("Unknown message type %(type)r; the table understands %(types)s.")
+            % {"type": kind, "types": ", ".join(sorted(PARSERS))}
+        )
     return parser(data)

@@ -9,33 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.utils import timezone, translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.access import player_from
 from accounts.services import player_seen
-from config.websocket import LenientJsonConsumer
+from config.websocket import LenientJsonConsumer, scope_language
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..selectors import friends_online, visible_open_tables
 from ..services.lobby import lobby_entry
-
-
-def scope_language(scope: dict[str, Any]) -> str:
-    """The page's language for a socket: the language cookie, else the browser's preference."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if chosen in supported:
-        return chosen
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for code, _quality in parse_accept_lang_header(accept):
-        base = code.split("-")[0].lower()
-        if base in supported:
-            return base
-    return settings.LANGUAGE_CODE
 
 
 def localized(entry: dict[str, Any], language: str) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Everything the socket says is documented in ``docs/protocol.md``; every rule of play, presence
 and time lives in ``games.services.play``. What lives here is the edge: who is asking (from the
 session, never from the client), the guards (frame size, rate, garbage, session still valid),
-and forwarding the frames the services published to this socket's groups.
+and forwarding the frames the services published to this socket's groups. Every message is
+handled in the language of the page that opened the socket, so each error reads in it.
 """
 
 from __future__ import annotations
@@ -12,15 +13,18 @@ import asyncio
 import json
 import logging
 import time
+from functools import cached_property
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.access import player_from
 from accounts.errors import ServiceError
+from config.websocket import scope_language
 
 from .. import realtime
 from ..messages import Act, BadMessage, Leave, Message, Ping, Rematch, Sync, parse
@@ -63,6 +67,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     closing = False
 
     # --- Lifecycle -------------------------------------------------------------------------------
+
+    @cached_property
+    def language(self) -> str:
+        return scope_language(self.scope)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every event (connect, a frame, a published frame) in the receiver's language: the
+        translation is context-local, and the database threads it calls inherit the context."""
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -139,17 +153,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > settings.LIVE_MAX_MESSAGE_BYTES:
             await self._error(
-                "too_big", f"A frame may be at most {settings.LIVE_MAX_MESSAGE_BYTES} bytes."
+                "too_big",
+                gettext("A frame may be at most %(bytes)s bytes.")
+                % {"bytes": settings.LIVE_MAX_MESSAGE_BYTES},
             )
             await self._close(CLOSE_TOO_BIG)
             return
         if not self.bucket.take():
-            await self._error("flood", "Too many messages; this socket is closed.")
+            await self._error("flood", gettext("Too many messages; this socket is closed."))
             await self._close(CLOSE_POLICY)
             return
         try:
             if text_data is None:
-                raise BadMessage("Send JSON text frames.", code="bad_json")
+                raise BadMessage(gettext("Send JSON text frames."), code="bad_json")
             message = parse(text_data)
         except BadMessage as error:
             await self._bad(error)
@@ -167,10 +183,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def handle_act(self, message: Act) -> None:
         if message.table is not None and message.table != self.table_id:
-            raise ServiceError("This socket belongs to another table.", code="wrong_table")
+            raise ServiceError(gettext("This socket belongs to another table."), code="wrong_table")
         if self.seat is None:
             raise ServiceError(
-                "You are watching this table; only its players move.", code="not_seated"
+                gettext("You are watching this table; only its players move."), code="not_seated"
             )
         outcome = await database_sync_to_async(play.match_act)(
             table_id=self.table_id,
@@ -201,7 +217,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def handle_leave(self, message: Leave) -> None:
         if self.seat is None:
             raise ServiceError(
-                "You are watching this table; there is no seat to leave.", code="not_seated"
+                gettext("You are watching this table; there is no seat to leave."),
+                code="not_seated",
             )
         outcome = await database_sync_to_async(play.match_leave)(
             table_id=self.table_id, player=self.player
@@ -212,7 +229,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def handle_rematch(self, message: Rematch) -> None:
         if self.seat is None:
-            raise ServiceError("Only the match's players can ask for a rematch.", code="not_seated")
+            raise ServiceError(
+                gettext("Only the match’s players can ask for a rematch."), code="not_seated"
+            )
         await database_sync_to_async(play.rematch_accept)(
             table_id=self.table_id, player=self.player, accept=message.accept
         )
@@ -244,7 +263,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bad_messages += 1
         await self._error(error.code, str(error), error.id)
         if self.bad_messages >= settings.LIVE_MAX_BAD_MESSAGES:
-            await self._error("too_many_errors", "Too many bad messages; this socket is closed.")
+            await self._error(
+                "too_many_errors", gettext("Too many bad messages; this socket is closed.")
+            )
             await self._close(CLOSE_POLICY)
 
     async def _close(self, code: int) -> None:

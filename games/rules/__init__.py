@@ -49,5 +49,5 @@ def get_game(name: str) -> Any:
     try:
         module_path = GAME_MODULES[name]
     except KeyError:
-        raise RulesError(f"Unknown game {name!r}.") from None
+        raise RulesError("Unknown game {name}.", name=repr(name)) from None
     return import_module(module_path).GAME

@@ -7,11 +7,71 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any
+
+# The shape of a plain play, shown in the messages that refuse a malformed one.
+PLAY_EXAMPLE = '{"type": "play", "card": "QH"}'
+
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# The English words a message uses for a suit and a joker; games.rules_text has every language's.
+SUIT_NAMES: dict[str, str] = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+JOKER_NAMES: dict[str, str] = {"X1": "the red joker", "X2": "the black joker"}
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` as a template for translation and return it unchanged.
+
+    The engines may not import Django, yet what they refuse is read by players in their own
+    language. Django's ``makemessages`` runs xgettext with ``gettext_noop`` among its keywords,
+    so a literal wrapped in this function lands in ``locale/*/django.po``; ``games.rules_text``
+    translates it when it shows the error to someone.
+    """
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class CardCode:
+    """A card named in a message: in English here, in the reader's words on the Django side."""
+
+    code: str
+
+    def __str__(self) -> str:
+        if self.code in JOKER_NAMES:
+            return JOKER_NAMES[self.code]
+        rank = "10" if self.code[0] == "T" else self.code[0]
+        return rank + SUIT_SYMBOLS[self.code[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class SuitCode:
+    """A suit named in a message (``"H"``), rendered like :class:`CardCode`."""
+
+    code: str
+
+    def __str__(self) -> str:
+        return SUIT_NAMES[self.code]
 
 
 class RulesError(ValueError):
-    """A request the rules refuse; ``str(error)`` is a sentence a player can read."""
+    """A request the rules refuse; ``str(error)`` is a sentence a player can read (in English).
+
+    The sentence is kept as a template and its named values, so that the Django side can say it
+    in the reader's language (``games.rules_text``). Only the template goes through
+    ``str.format``: a value, such as a client's own input echoed back, is never a template.
+    The templates of :class:`IllegalAction` and :class:`InvalidOptions`, which a player may meet,
+    are marked with :func:`gettext_noop`; the others (a malformed deal or stored state, an unknown
+    game or seat) only ever reach a developer and stay English.
+    """
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        super().__init__(template.format(**params))
+        self.template = template
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Copies and pickles are rebuilt from the template: the formatted text may hold braces.
+        return (partial(type(self), self.template, **self.params), ())
 
 
 class IllegalAction(RulesError):
@@ -51,13 +111,30 @@ def parse_options(specs: tuple[Option, ...], given: dict[str, Any] | None) -> di
     known = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(known))
     if unknown:
-        raise InvalidOptions(f"Unknown option(s) for this game: {', '.join(unknown)}.")
+        raise InvalidOptions(
+            gettext_noop("Unknown option(s) for this game: {names}."), names=", ".join(unknown)
+        )
     parsed: dict[str, Any] = {}
     for spec in specs:
         value = given.get(spec.name, spec.default)
         # bool is an int in Python: keep True from passing as 1 and 1 as True.
         if not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(choice) for choice in spec.choices)
-            raise InvalidOptions(f"{spec.label} must be one of {allowed}; got {value!r}.")
+            raise InvalidOptions(
+                gettext_noop("{option} must be one of {allowed}; got {value}."),
+                option=spec.label,
+                allowed=allowed,
+                value=repr(value),
+            )
         parsed[spec.name] = value
     return parsed
+
+
+def require_keys(action: dict[str, Any], keys: tuple[str, ...], example: str) -> None:
+    """Refuse an action whose keys are not exactly ``keys``, showing a well-formed ``example``."""
+    if set(action) != set(keys):
+        raise IllegalAction(
+            gettext_noop("This action takes exactly the keys {keys}: {example}."),
+            keys=", ".join(keys),
+            example=example,
+        )

@@ -43,17 +43,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError, parse_options
+from .base import (
+    PLAY_EXAMPLE,
+    CardCode,
+    IllegalAction,
+    InvalidDeal,
+    Option,
+    Phase,
+    RulesError,
+    SuitCode,
+    gettext_noop,
+    parse_options,
+)
 from .cards import JOKER_DECK, SUITS, deal_rng, joker_deck, rank_of, shuffled, sorted_cards
 from .tricks import Play, completed_trick_public
 
 NUM_PLAYERS = 4
-SUIT_WORDS = {
-    "S": ("spade", "spades"),
-    "H": ("heart", "hearts"),
-    "D": ("diamond", "diamonds"),
-    "C": ("club", "clubs"),
-}
 
 OPTION_SPECS: tuple[Option, ...] = (
     Option("pulkas", "Pulkas", ("standard", "nines"), "standard"),
@@ -243,19 +248,25 @@ def _allows(requirement: tuple, card: str) -> bool:
     return card[1] == requirement[1]
 
 
-def _follow_error(requirement: tuple) -> str:
+def _follow_error(requirement: tuple) -> IllegalAction:
     kind = requirement[0]
     if kind == "suit":
-        return f"You must follow suit: play a {SUIT_WORDS[requirement[1]][0]} or a joker."
-    if kind == "highest":
-        card, suit = requirement[1], requirement[2]
-        return (
-            f"The joker wants {SUIT_WORDS[suit][1]}: play your highest "
-            f"{SUIT_WORDS[suit][0]} ({card}) or a joker."
+        return IllegalAction(
+            gettext_noop("You must follow suit: play a {suit} or a joker."),
+            suit=SuitCode(requirement[1]),
         )
-    return (
-        f"You have no {SUIT_WORDS[requirement[2]][1]}: you must play a trump "
-        f"({SUIT_WORDS[requirement[1]][1]}) or a joker."
+    if kind == "highest":
+        return IllegalAction(
+            gettext_noop("The joker wants your highest {suit} ({card}): play it or a joker."),
+            suit=SuitCode(requirement[2]),
+            card=CardCode(requirement[1]),
+        )
+    return IllegalAction(
+        gettext_noop(
+            "You have no {suit} to follow with, so you must play a trump ({trump}) or a joker."
+        ),
+        suit=SuitCode(requirement[2]),
+        trump=SuitCode(requirement[1]),
     )
 
 
@@ -419,34 +430,42 @@ class State:
         """The state after ``action``; anything not legal raises :class:`IllegalAction`."""
         if not isinstance(action, dict):
             raise IllegalAction(
-                'An action must be an object such as {"type": "play", "card": "QH"}.'
+                gettext_noop("An action must be an object such as {example}."),
+                example=PLAY_EXAMPLE,
             )
         if self.to_act is None:
             if self.phase is Phase.MATCH_OVER:
-                raise IllegalAction("The match is over.")
-            raise IllegalAction("The hand is over: nobody is to act.")
+                raise IllegalAction(gettext_noop("The match is over: no more moves."))
+            raise IllegalAction(gettext_noop("The hand is over: no more moves."))
         kind = action.get("type")
         if self.phase is Phase.PLAY:
             if kind != "play":
-                raise IllegalAction(f"It is time to play a card, not {kind!r}.")
+                raise IllegalAction(
+                    gettext_noop("It is time to play a card, not {kind}."), kind=repr(kind)
+                )
             return self._apply_play(action)
         if self.phase is Phase.BID:
             if kind != "bid":
-                raise IllegalAction(f"It is time to bid, not {kind!r}.")
+                raise IllegalAction(gettext_noop("It is time to bid, not {kind}."), kind=repr(kind))
             return self._apply_bid(action)
         if kind != "trump":
-            raise IllegalAction(f"It is time to announce the trump, not {kind!r}.")
+            raise IllegalAction(
+                gettext_noop("It is time to announce the trump, not {kind}."), kind=repr(kind)
+            )
         return self._apply_trump(action)
 
     def _apply_trump(self, action: dict[str, Any]) -> State:
         """CJ-6: the chooser names the trump, then the other six cards each are dealt."""
         if set(action) != {"type", "suit"}:
             raise IllegalAction(
-                'A trump choice is {"type": "trump", "suit": "H"} (null for no-trump).'
+                gettext_noop("A trump choice is {example} (null for no-trump)."),
+                example='{"type": "trump", "suit": "H"}',
             )
         suit = action["suit"]
         if suit is not None and not (isinstance(suit, str) and suit in SUITS):
-            raise IllegalAction("Choose S, H, D or C as trump, or null for no-trump.")
+            raise IllegalAction(
+                gettext_noop("Choose a trump suit S, H, D or C, or null for bezi (no-trump).")
+            )
         pending = self.pending or ((),) * NUM_PLAYERS
         hands = tuple(
             tuple(sorted_cards(hand + rest)) for hand, rest in zip(self.hands, pending, strict=True)
@@ -463,19 +482,25 @@ class State:
     def _apply_bid(self, action: dict[str, Any]) -> State:
         """CJ-7 / CJ-8: one bid each, clockwise from the dealer's left; the dealer bids last."""
         if set(action) != {"type", "tricks"}:
-            raise IllegalAction('A bid is {"type": "bid", "tricks": n}.')
+            raise IllegalAction(
+                gettext_noop("A bid is {example}."), example='{"type": "bid", "tricks": n}'
+            )
         bid = action["tricks"]
         n = self.cards
         if type(bid) is not int or not 0 <= bid <= n:
-            raise IllegalAction(f"Bid a whole number of tricks from 0 to {n}.")
+            raise IllegalAction(gettext_noop("Bid a whole number of tricks from 0 to {n}."), n=n)
         seat = self.to_act
         assert seat is not None
         if seat == self.dealer:
             total = sum(other for other in self.bids if other is not None)
             if bid + total == n:
                 raise IllegalAction(
-                    f"As dealer you may not bid {bid}: the bids would add up to {n}, "
-                    "the number of cards."
+                    gettext_noop(
+                        "As dealer you may not bid {bid}: the bids would add up to {n}, "
+                        "the number of cards."
+                    ),
+                    bid=bid,
+                    n=n,
                 )
         bids = _put(self.bids, seat, bid)
         if seat == self.dealer:  # the last bid: trick 1 is led from the dealer's left (CJ-9)
@@ -488,12 +513,16 @@ class State:
         assert seat is not None
         card = action.get("card")
         if not isinstance(card, str):
-            raise IllegalAction('A play names a card, e.g. {"type": "play", "card": "QH"}.')
+            raise IllegalAction(
+                gettext_noop("A play names a card, e.g. {example}."), example=PLAY_EXAMPLE
+            )
         hand = self.hands[seat]
         if card not in hand:
             if card not in JOKER_DECK:
-                raise IllegalAction(f"{card!r} is not a card of this deck.")
-            raise IllegalAction(f"You do not hold {card}.")
+                raise IllegalAction(
+                    gettext_noop("{card} is not a card of this deck."), card=repr(card)
+                )
+            raise IllegalAction(gettext_noop("You do not hold {card}."), card=CardCode(card))
         leading = not self.trick
         keys = set(action)
         if card[0] == "X":
@@ -501,33 +530,44 @@ class State:
             if leading:
                 if keys != _LED_JOKER_KEYS or call not in _LED_CALLS:
                     raise IllegalAction(
-                        'A led joker must say "want" or "take" and a suit, e.g. '
-                        '{"type": "play", "card": "X1", "call": "want", "suit": "H"}.'
+                        gettext_noop(
+                            'A led joker must say "want" or "take" and a suit, e.g. {example}.'
+                        ),
+                        example='{"type": "play", "card": "X1", "call": "want", "suit": "H"}',
                     )
                 suit = action["suit"]
                 if not (isinstance(suit, str) and suit in SUITS):
-                    raise IllegalAction("A led joker calls one of the suits S, H, D or C.")
+                    raise IllegalAction(
+                        gettext_noop(
+                            "A led joker calls one of the suits S, H, D or C (also in bezi)."
+                        )
+                    )
                 if self.options.strict_joker and any(other[0] != "X" for other in hand):
                     raise IllegalAction(
-                        "Strict joker: you may lead a joker only when you hold no other card."
+                        gettext_noop(
+                            "Strict joker: you may lead a joker only when you hold no other card."
+                        )
                     )
                 play = Play(seat, card, call, suit)
             else:
                 if keys != _FOLLOW_JOKER_KEYS or call not in _FOLLOW_CALLS:
                     raise IllegalAction(
-                        'A joker played after the lead must say "high" or "low", e.g. '
-                        '{"type": "play", "card": "X1", "call": "high"}.'
+                        gettext_noop(
+                            'A joker played after the lead must say "high" or "low", '
+                            "e.g. {example}."
+                        ),
+                        example='{"type": "play", "card": "X1", "call": "high"}',
                     )
                 play = Play(seat, card, call)
         else:
             if keys != _PLAIN_KEYS:
                 raise IllegalAction(
-                    'Playing a card is {"type": "play", "card": "QH"}, nothing more.'
+                    gettext_noop("Playing a card is {example}, nothing more."), example=PLAY_EXAMPLE
                 )
             if not leading:
                 requirement = _requirement(self.trick, hand, self.trump)
                 if not _allows(requirement, card):
-                    raise IllegalAction(_follow_error(requirement))
+                    raise _follow_error(requirement)
             play = Play(seat, card)
         index = hand.index(card)
         hands = _put(self.hands, seat, hand[:index] + hand[index + 1 :])
@@ -631,9 +671,11 @@ class State:
     def forfeit(self, seat: int) -> State:
         """Record a seat that left (README § 0.6): a bot plays on; the leaver is ranked last."""
         if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            raise IllegalAction(
+                gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
+            )
         if self.phase is Phase.MATCH_OVER:
-            raise IllegalAction("The match is over.")
+            raise IllegalAction(gettext_noop("The match is already over."))
         if seat in self.forfeited:
             return self._evolve()
         forfeited = tuple(sorted((*self.forfeited, seat)))
@@ -669,7 +711,7 @@ class State:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator), JSON-ready."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < NUM_PLAYERS):
-            raise RulesError(f"There is no seat {seat!r} at this table.")
+            raise RulesError("There is no seat {seat} at this table.", seat=repr(seat))
         sched = _SCHEDULES[self.options.pulkas]
         shown: dict[str, Any] = {
             "game": "classic_joker",
@@ -913,7 +955,13 @@ def _start(
 
 def _deal_int(value: Any, name: str, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise InvalidDeal(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
+        raise InvalidDeal(
+            "{name} must be a whole number from {low} to {high}; got {value}.",
+            name=name,
+            low=low,
+            high=high,
+            value=repr(value),
+        )
     return value
 
 
@@ -924,7 +972,9 @@ def _deal_pulka(value: Any, options: Options, deal_number: int) -> tuple:
     before = sum(1 for d in range(deal_number - 1) if sched[d][1] == pulka)
     if not isinstance(value, list) or len(value) > before:
         raise InvalidDeal(
-            f"pulka must list at most the {before} earlier deal(s) of this pulka; got {value!r}."
+            "pulka must list at most the {before} earlier deal(s) of this pulka; got {value}.",
+            before=before,
+            value=repr(value),
         )
     rows = []
     first = deal_number - len(value)
@@ -932,19 +982,32 @@ def _deal_pulka(value: Any, options: Options, deal_number: int) -> tuple:
         number = first + offset
         n = sched[number - 1][0]
         if not isinstance(row, list | tuple) or len(row) != NUM_PLAYERS:
-            raise InvalidDeal(f"pulka deal {number} must list four [cards, bid, taken].")
+            raise InvalidDeal(
+                "pulka deal {number} must list four [cards, bid, taken].", number=number
+            )
         bids, taken = [], []
         for cell in row:
             if not isinstance(cell, list | tuple) or len(cell) != 3:
-                raise InvalidDeal(f"pulka deal {number}: each seat is [cards, bid, taken].")
+                raise InvalidDeal(
+                    "pulka deal {number}: each seat is [cards, bid, taken].", number=number
+                )
             if cell[0] != n or type(cell[0]) is not int:
-                raise InvalidDeal(f"pulka deal {number} has {n} cards; got {cell[0]!r}.")
+                raise InvalidDeal(
+                    "pulka deal {number} has {n} cards; got {got}.",
+                    number=number,
+                    n=n,
+                    got=repr(cell[0]),
+                )
             bids.append(_deal_int(cell[1], f"pulka deal {number} bid", 0, n))
             taken.append(_deal_int(cell[2], f"pulka deal {number} tricks", 0, n))
         if sum(taken) != n:
-            raise InvalidDeal(f"pulka deal {number}: the tricks taken must add up to {n}.")
+            raise InvalidDeal(
+                "pulka deal {number}: the tricks taken must add up to {n}.", number=number, n=n
+            )
         if sum(bids) == n:
-            raise InvalidDeal(f"pulka deal {number}: the bids may not add up to {n} (CJ-8).")
+            raise InvalidDeal(
+                "pulka deal {number}: the bids may not add up to {n} (CJ-8).", number=number, n=n
+            )
         rows.append((number, n, tuple(bids), tuple(taken)))
     return tuple(rows)
 
@@ -957,10 +1020,10 @@ def _from_deal(deal: Any, options: Options | dict[str, Any] | None) -> State:
         map(str, set(deal) - {"dealer", "deal", "hands", "trump_card", "scores", "pulka"})
     )
     if extra:
-        raise InvalidDeal(f"Unknown key(s) in the deal: {', '.join(extra)}.")
+        raise InvalidDeal("Unknown key(s) in the deal: {keys}.", keys=", ".join(extra))
     missing = [key for key in ("dealer", "deal", "hands") if key not in deal]
     if missing:
-        raise InvalidDeal(f"The deal is missing: {', '.join(missing)}.")
+        raise InvalidDeal("The deal is missing: {keys}.", keys=", ".join(missing))
     sched = _SCHEDULES[opts.pulkas]
     dealer = _deal_int(deal["dealer"], "dealer", 0, NUM_PLAYERS - 1)
     deal_number = _deal_int(deal["deal"], "deal", 1, len(sched))
@@ -972,20 +1035,27 @@ def _from_deal(deal: Any, options: Options | dict[str, Any] | None) -> State:
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != n:
             raise InvalidDeal(
-                f"Deal {deal_number} gives {n} cards to each seat; seat {seat} is wrong."
+                "Deal {number} gives {n} cards to each seat; seat {seat} is wrong.",
+                number=deal_number,
+                n=n,
+                seat=seat,
             )
         for card in hand:
             if not isinstance(card, str) or card not in JOKER_DECK:
-                raise InvalidDeal(f"{card!r} is not a card of the joker deck.")
+                raise InvalidDeal("{card} is not a card of the joker deck.", card=repr(card))
             if card in seen:
-                raise InvalidDeal(f"{card} appears twice.")
+                raise InvalidDeal("{card} appears twice.", card=card)
             seen.add(card)
     trump_card = deal.get("trump_card")
     if n < 9:
         if not isinstance(trump_card, str) or trump_card not in JOKER_DECK:
-            raise InvalidDeal(f"A {n}-card deal needs the turned trump_card; got {trump_card!r}.")
+            raise InvalidDeal(
+                "A {n}-card deal needs the turned trump_card; got {card}.",
+                n=n,
+                card=repr(trump_card),
+            )
         if trump_card in seen:
-            raise InvalidDeal(f"{trump_card} is both turned and in a hand.")
+            raise InvalidDeal("{card} is both turned and in a hand.", card=trump_card)
     elif trump_card is not None:
         raise InvalidDeal("A 9-card deal has no turned card: the chooser announces the trump.")
     scores = deal.get("scores", [0] * NUM_PLAYERS)
@@ -1053,7 +1123,9 @@ def _from_dict(data: dict[str, Any]) -> State:
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         if isinstance(error, RulesError):
             raise
-        raise RulesError(f"Malformed stored classic Joker state: {error!r}.") from error
+        raise RulesError(
+            "Malformed stored classic Joker state: {error}.", error=repr(error)
+        ) from error
 
 
 # --------------------------------------------------------------------------- the game object

@@ -29,7 +29,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError
+from .base import (
+    PLAY_EXAMPLE,
+    CardCode,
+    IllegalAction,
+    InvalidDeal,
+    Option,
+    Phase,
+    RulesError,
+    SuitCode,
+    gettext_noop,
+    require_keys,
+)
 from .base import parse_options as _parse_options
 from .cards import JOKER_DECK, RANK_VALUE, SUITS, deal_rng, joker_deck, shuffled, sorted_cards
 from .tricks import Play, completed_trick_public
@@ -43,16 +54,14 @@ CARDS_PER_SEAT = 15  # JJ-7: dealt after the trump choice
 DECK: tuple[str, ...] = tuple(joker_deck())  # JJ-1
 DECK_SIZE = len(DECK)
 TRUMP_CHOICES: tuple[str | None, ...] = (*SUITS, None)  # JJ-6: four suits or bezi
-SUIT_NAME = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 NO_COLUMNS: tuple[None, ...] = (None,) * COLUMNS
 
 OPTION_SPECS: tuple[Option, ...] = (
     Option("points", "Points to play to", (11, 15, 21, 31), 21),  # JJ-23
 )
 
-_PLAY_KEYS = frozenset(("type", "card"))
-_JOKER_LEAD_KEYS = frozenset(("type", "card", "call", "suit"))
-_TRUMP_KEYS = frozenset(("type", "suit"))
+_TRUMP_EXAMPLE = '{"type": "trump", "suit": "H"}'
+_JOKER_LEAD_EXAMPLE = '{"type": "play", "card": "X1", "call": "want", "suit": "H"}'
 _TRUMP_ACTIONS: tuple[tuple[str, str | None], ...] = tuple(("trump", s) for s in TRUMP_CHOICES)
 _new = object.__new__
 
@@ -257,7 +266,8 @@ class State:
         """The state after ``action``; anything that is not a legal action raises IllegalAction."""
         if type(action) is not dict:
             raise IllegalAction(
-                'An action must be an object such as {"type": "play", "card": "QH"}.'
+                gettext_noop("An action must be an object such as {example}."),
+                example=PLAY_EXAMPLE,
             )
         phase = self.phase
         if phase is Phase.PLAY:
@@ -265,21 +275,24 @@ class State:
         if phase is Phase.TRUMP:
             return self._apply_trump(action)
         if phase is Phase.MATCH_OVER:
-            raise IllegalAction("The match is over: no more moves.")
-        raise IllegalAction("The hand is over: no more moves.")
+            raise IllegalAction(gettext_noop("The match is over: no more moves."))
+        raise IllegalAction(gettext_noop("The hand is over: no more moves."))
 
     def _apply_trump(self, action: dict[str, Any]) -> State:
         """JJ-6, JJ-7: the declarer names the trump (or bezi); the rest of the deal follows."""
         if action.get("type") != "trump":
             raise IllegalAction(
-                'The declarer must choose trumps first: {"type": "trump", "suit": "H"} '
-                "(or null for bezi)."
+                gettext_noop(
+                    "The declarer must choose trumps first: {example} (or null for bezi)."
+                ),
+                example=_TRUMP_EXAMPLE,
             )
-        if action.keys() != _TRUMP_KEYS:
-            raise IllegalAction(_keys_message(action, _TRUMP_KEYS))
+        require_keys(action, ("type", "suit"), _TRUMP_EXAMPLE)
         suit = action["suit"]
         if not (suit is None or (type(suit) is str and suit in SUITS)):
-            raise IllegalAction("Choose a trump suit S, H, D or C, or null for bezi (no-trump).")
+            raise IllegalAction(
+                gettext_noop("Choose a trump suit S, H, D or C, or null for bezi (no-trump).")
+            )
         undealt = self.undealt
         hands = []
         columns = []
@@ -307,11 +320,11 @@ class State:
         """JJ-9 .. JJ-21: check the card cheaply, move it, settle the trick and maybe the hand."""
         if action.get("type") != "play":
             if action.get("type") == "trump":
-                raise IllegalAction("Trumps are already chosen: play a card.")
-            raise IllegalAction('Play a card: {"type": "play", "card": "QH"}.')
+                raise IllegalAction(gettext_noop("Trumps are already chosen: play a card."))
+            raise IllegalAction(gettext_noop("Play a card: {example}."), example=PLAY_EXAMPLE)
         card = action.get("card")
         if type(card) is not str or card not in JOKER_DECK:
-            raise IllegalAction(f"{card!r} is not a card of this deck.")
+            raise IllegalAction(gettext_noop("{card} is not a card of this deck."), card=repr(card))
         seat: int = self.to_act  # type: ignore[assignment]
         trick = self.trick
         leading = not trick
@@ -319,31 +332,39 @@ class State:
         keys = action.keys()
         call_suit = None
         if joker and leading:  # JJ-16
-            if keys != _JOKER_LEAD_KEYS:
-                if "call" not in keys or "suit" not in keys:
-                    raise IllegalAction(
+            if "call" not in keys or "suit" not in keys:
+                raise IllegalAction(
+                    gettext_noop(
                         'A led joker must call a suit: add "call": "want" and a "suit" '
                         "(S, H, D or C)."
                     )
-                raise IllegalAction(_keys_message(action, _JOKER_LEAD_KEYS))
+                )
+            require_keys(action, ("type", "card", "call", "suit"), _JOKER_LEAD_EXAMPLE)
             if action["call"] != "want" or type(action["call"]) is not str:
                 raise IllegalAction(
-                    'In Japanese Joker a led joker is always played to win: "call" must be "want".'
+                    gettext_noop(
+                        "In Japanese Joker a led joker is always played to win: "
+                        '"call" must be "want".'
+                    )
                 )
             call_suit = action["suit"]
             if type(call_suit) is not str or call_suit not in SUITS:
                 raise IllegalAction(
-                    "A led joker calls one of the suits S, H, D or C (also in bezi)."
+                    gettext_noop("A led joker calls one of the suits S, H, D or C (also in bezi).")
                 )
         elif len(keys) != 2 or "card" not in keys:  # "type" is "play": exactly type and card
             if "call" in keys or "suit" in keys:
                 if joker:
                     raise IllegalAction(
-                        "A joker that is not led carries no call in Japanese Joker: "
-                        "send only the card."
+                        gettext_noop(
+                            "A joker that is not led carries no call in Japanese Joker: "
+                            "send only the card."
+                        )
                     )
-                raise IllegalAction("Only a led joker calls a suit: send only the card.")
-            raise IllegalAction(_keys_message(action, _PLAY_KEYS))
+                raise IllegalAction(
+                    gettext_noop("Only a led joker calls a suit: send only the card.")
+                )
+            require_keys(action, ("type", "card"), PLAY_EXAMPLE)
 
         hand = self.hands[seat]
         column = -1
@@ -354,11 +375,16 @@ class State:
                     break
             else:  # JJ-12: one message whatever the card is, so nothing hidden is given away
                 raise IllegalAction(
-                    f"You cannot play {card}: it is not in your hand or face up on your columns."
+                    gettext_noop(
+                        "You cannot play {card}: it is not in your hand or face up on your columns."
+                    ),
+                    card=CardCode(card),
                 )
             if leading and not self.played:  # JJ-13
                 raise IllegalAction(
-                    "The first card of the hand must come from your hand, not a column."
+                    gettext_noop(
+                        "The first card of the hand must come from your hand, not a column."
+                    )
                 )
         if not leading and not joker:  # JJ-17: a joker is always legal
             self._check_follow(seat, card, trick[0])
@@ -434,28 +460,26 @@ class State:
                     best = c
             if best is not None:
                 if card != best:
-                    name = SUIT_NAME[called]  # type: ignore[index]
                     raise IllegalAction(
-                        f"The joker called {name}s: you must play your highest {name} ({best}) "
-                        "or a joker."
+                        gettext_noop(
+                            "The joker wants your highest {suit} ({card}): play it or a joker."
+                        ),
+                        suit=SuitCode(called),  # type: ignore[arg-type]
+                        card=CardCode(best),
                     )
                 return
             if trump is not None and card[1] != trump and any(c[1] == trump for c in available):
-                raise IllegalAction(
-                    f"The joker called {SUIT_NAME[called]}s and you have none: "  # type: ignore[index]
-                    f"you must play a trump ({SUIT_NAME[trump]}) or a joker."
-                )
+                raise _must_trump(called, trump)  # type: ignore[arg-type]
             return
         led = lead.card[1]
         if card[1] == led:
             return
         if any(c[1] == led for c in available):
-            raise IllegalAction(f"You must follow suit: play a {SUIT_NAME[led]} or a joker.")
-        if trump is not None and card[1] != trump and any(c[1] == trump for c in available):
             raise IllegalAction(
-                f"You have no {SUIT_NAME[led]}s, so you must play a trump "
-                f"({SUIT_NAME[trump]}) or a joker."
+                gettext_noop("You must follow suit: play a {suit} or a joker."), suit=SuitCode(led)
             )
+        if trump is not None and card[1] != trump and any(c[1] == trump for c in available):
+            raise _must_trump(led, trump)
 
     def _end_hand(self) -> State:
         """JJ-22, JJ-23, JJ-4: score the hand, end the match or deal the next hand (fresh self)."""
@@ -490,9 +514,11 @@ class State:
     def forfeit(self, seat: int) -> State:
         """JJ-24 (README § 0.6): the match ends at once and the other seat wins it."""
         if type(seat) is not int or seat not in (0, 1):
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            raise IllegalAction(
+                gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
+            )
         if self.phase is Phase.MATCH_OVER:
-            raise IllegalAction("The match is already over.")
+            raise IllegalAction(gettext_noop("The match is already over."))
         new = self._clone()
         new.phase = Phase.MATCH_OVER
         new.to_act = None
@@ -530,7 +556,7 @@ class State:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see, JSON-ready (the Information table)."""
         if seat is not None and (type(seat) is not int or seat not in (0, 1)):
-            raise RulesError(f"There is no seat {seat!r} at this table.")
+            raise RulesError("There is no seat {seat} at this table.", seat=repr(seat))
         phase = self.phase
         view: dict[str, Any] = {
             "game": NAME,
@@ -599,15 +625,15 @@ class State:
         }
 
 
-def _keys_message(action: dict[str, Any], expected: frozenset[str]) -> str:
-    missing = sorted(expected - action.keys())
-    extra = sorted(str(key) for key in action.keys() - expected)
-    parts = []
-    if missing:
-        parts.append("missing " + ", ".join(missing))
-    if extra:
-        parts.append("unexpected " + ", ".join(extra))
-    return "This action has the wrong fields (" + "; ".join(parts) + ")."
+def _must_trump(suit: str, trump: str) -> IllegalAction:
+    """JJ-18, JJ-19: no card of the suit to follow, and a trump among the available cards."""
+    return IllegalAction(
+        gettext_noop(
+            "You have no {suit} to follow with, so you must play a trump ({trump}) or a joker."
+        ),
+        suit=SuitCode(suit),
+        trump=SuitCode(trump),
+    )
 
 
 def _previous_public(
@@ -697,9 +723,14 @@ def _is_int(value: Any) -> bool:
 
 def _deal_list(value: Any, length: int, what: str) -> list[Any]:
     if not isinstance(value, list | tuple):
-        raise InvalidDeal(f"{what} must be a list.")
+        raise InvalidDeal("{what} must be a list.", what=what)
     if len(value) != length:
-        raise InvalidDeal(f"{what} must have {length} entries, not {len(value)}.")
+        raise InvalidDeal(
+            "{what} must have {length} entries, not {count}.",
+            what=what,
+            length=length,
+            count=len(value),
+        )
     return list(value)
 
 
@@ -709,10 +740,10 @@ def _parse_deal(deal: Any, options: Options) -> State:
         raise InvalidDeal("A deal must be an object with declarer, hands and columns.")
     missing = sorted({"declarer", "hands", "columns"} - deal.keys())
     if missing:
-        raise InvalidDeal(f"The deal is missing: {', '.join(missing)}.")
+        raise InvalidDeal("The deal is missing: {fields}.", fields=", ".join(missing))
     extra = sorted(str(key) for key in deal.keys() - {"declarer", "hands", "columns", "scores"})
     if extra:
-        raise InvalidDeal(f"The deal has unknown fields: {', '.join(extra)}.")
+        raise InvalidDeal("The deal has unknown fields: {fields}.", fields=", ".join(extra))
     declarer = deal["declarer"]
     if not _is_int(declarer) or declarer not in (0, 1):
         raise InvalidDeal("declarer must be seat 0 or 1.")
@@ -732,14 +763,14 @@ def _parse_deal(deal: Any, options: Options) -> State:
     if not all(_is_int(s) and s >= 0 for s in scores):
         raise InvalidDeal("scores must be two whole numbers, 0 or more.")
     if max(scores) >= options.points:
-        raise InvalidDeal(f"scores already reach the target of {options.points}.")
+        raise InvalidDeal("scores already reach the target of {points}.", points=options.points)
     cards = [c for h in hands for c in h] + [c for c in pairs for p in c for c in p]
     seen: set[str] = set()
     for card in cards:
         if type(card) is not str or card not in JOKER_DECK:
-            raise InvalidDeal(f"{card!r} is not a card of the Japanese Joker deck.")
+            raise InvalidDeal("{card} is not a card of the Japanese Joker deck.", card=repr(card))
         if card in seen:
-            raise InvalidDeal(f"{card} appears more than once in the deal.")
+            raise InvalidDeal("{card} appears more than once in the deal.", card=card)
         seen.add(card)
     # Shapes fix the count at 36 and duplicates are refused, so every deck card is there.
     undealt: list[str] = []
@@ -757,7 +788,7 @@ def _state_from_dict(data: dict[str, Any]) -> State:
     """Rebuild a stored state; a malformed record is a RulesError, not a half-built state."""
     try:
         if data["game"] != NAME:
-            raise RulesError(f"This is not a stored {NAME} state.")
+            raise RulesError("This is not a stored {game} state.", game=NAME)
         state = _new(State)
         state.options = Options.parse(data["options"])
         state.seed = data["seed"]
@@ -803,7 +834,9 @@ def _state_from_dict(data: dict[str, Any]) -> State:
     except (KeyError, IndexError, TypeError, ValueError) as error:
         if isinstance(error, RulesError):
             raise
-        raise RulesError(f"A stored {NAME} state is malformed ({error!r}).") from None
+        raise RulesError(
+            "A stored {game} state is malformed ({error}).", game=NAME, error=repr(error)
+        ) from None
     return state
 
 

@@ -38,7 +38,19 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from . import base
-from .base import IllegalAction, InvalidDeal, Option, Phase, RulesError
+from .base import (
+    PLAY_EXAMPLE,
+    SUIT_SYMBOLS,
+    CardCode,
+    IllegalAction,
+    InvalidDeal,
+    Option,
+    Phase,
+    RulesError,
+    SuitCode,
+    gettext_noop,
+    require_keys,
+)
 from .cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
 from .tricks import Play, completed_trick_public
 
@@ -47,9 +59,6 @@ POSITIONS = 10  # layout positions per player: 2 rows of 5 (JW-3)
 HAND_SIZE = 6
 TRICKS_PER_HAND = 26
 HALF = 13  # tricks above (or below) this are what scores (JW-13, JW-16, JW-17)
-
-SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 OPTION_SPECS: tuple[Option, ...] = (
     Option("game", "Game", ("trumps", "spel_pass"), "trumps"),
@@ -111,16 +120,22 @@ class TrumpsVariant:
 
     def choose(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
         """The (trump, contract) the action sets, or :class:`IllegalAction` (W-02)."""
-        _require_keys(action, ("type", "suit"), '{"type": "trump", "suit": "H"}')
+        require_keys(action, ("type", "suit"), '{"type": "trump", "suit": "H"}')
         suit = action["suit"]
         if suit is None:
             raise IllegalAction(
-                "No-trump is not played in Japanese Whist: choose spades (S), hearts (H), "
-                "diamonds (D) or clubs (C)."
+                gettext_noop(
+                    "No-trump is not played in Japanese Whist: choose spades (S), hearts (H), "
+                    "diamonds (D) or clubs (C)."
+                )
             )
         if not isinstance(suit, str) or suit not in SUITS:
             raise IllegalAction(
-                f"{suit!r} is not a suit: choose spades (S), hearts (H), diamonds (D) or clubs (C)."
+                gettext_noop(
+                    "{suit} is not a suit: choose spades (S), hearts (H), diamonds (D) "
+                    "or clubs (C)."
+                ),
+                suit=repr(suit),
             )
         return suit, None
 
@@ -141,10 +156,12 @@ class SpelPassVariant:
         return [{"type": "declare", "contract": contract} for contract in self.contracts]
 
     def choose(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
-        _require_keys(action, ("type", "contract"), '{"type": "declare", "contract": "spel"}')
+        require_keys(action, ("type", "contract"), '{"type": "declare", "contract": "spel"}')
         contract = action["contract"]
         if not isinstance(contract, str) or contract not in self.contracts:
-            raise IllegalAction(f'Declare "spel" or "pass", not {contract!r}.')
+            raise IllegalAction(
+                gettext_noop('Declare "spel" or "pass", not {contract}.'), contract=repr(contract)
+            )
         return None, contract
 
     def score(self, tricks: tuple[int, int], dealer: int, contract: str | None) -> tuple[int, int]:
@@ -199,15 +216,6 @@ def trick_winner(plays: tuple[Play, ...], trump: str | None) -> int:
 
 
 # --- action checks ----------------------------------------------------------------------------
-
-
-def _require_keys(action: dict[str, Any], keys: tuple[str, ...], example: str) -> None:
-    if set(action) != set(keys):
-        raise IllegalAction(f"This action takes exactly the keys {', '.join(keys)}: {example}.")
-
-
-def _describe(card: str) -> str:
-    return f"{card} ({card[0]}{SUIT_SYMBOLS[card[1]]})"
 
 
 # --- the state ----------------------------------------------------------------------------------
@@ -289,30 +297,33 @@ class State:
         """The state after ``action``; :class:`IllegalAction`, and no change, if not legal."""
         if not isinstance(action, dict):
             raise IllegalAction(
-                'An action must be an object such as {"type": "play", "card": "QH"}.'
+                gettext_noop("An action must be an object such as {example}."),
+                example=PLAY_EXAMPLE,
             )
         kind = action.get("type")
         phase = self.phase
         if phase is Phase.PLAY:
             if kind != "play":
-                raise IllegalAction(self._wrong_type_message(kind))
+                raise self._wrong_type(kind)
             return self._apply_play(action)
         if phase is Phase.TRUMP or phase is Phase.DECLARE:
             variant = self.options.variant
             if kind != variant.action_type:
-                raise IllegalAction(self._wrong_type_message(kind))
+                raise self._wrong_type(kind)
             trump, contract = variant.choose(action)
             return replace(self, phase=Phase.PLAY, trump=trump, contract=contract)
         if phase is Phase.HAND_OVER:
-            raise IllegalAction("This hand is over.")
-        raise IllegalAction("The match is over.")
+            raise IllegalAction(gettext_noop("The hand is over: no more moves."))
+        raise IllegalAction(gettext_noop("The match is over: no more moves."))
 
     def forfeit(self, seat: int) -> State:
         """README § 0.6: a two-player match ends at once and the opponent wins it."""
         if seat not in (0, 1) or isinstance(seat, bool):
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            raise IllegalAction(
+                gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
+            )
         if self.is_over:
-            raise IllegalAction("The match is already over.")
+            raise IllegalAction(gettext_noop("The match is already over."))
         return replace(self, phase=Phase.MATCH_OVER, result_=(1 - seat,), forfeited=(seat,))
 
     def auto_trump_cards(self) -> list[str]:
@@ -341,7 +352,7 @@ class State:
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` (None: a spectator) may see, JSON-ready."""
         if seat is not None and seat not in (0, 1):
-            raise RulesError(f"There is no seat {seat!r} at this table.")
+            raise RulesError("There is no seat {seat} at this table.", seat=repr(seat))
         to_act = self.to_act
         locked = self.hand_locked
         view: dict[str, Any] = {
@@ -424,10 +435,10 @@ class State:
 
     def _apply_play(self, action: dict[str, Any]) -> State:
         if len(action) != 2 or "card" not in action:
-            _require_keys(action, ("type", "card"), '{"type": "play", "card": "QH"}')
+            require_keys(action, ("type", "card"), PLAY_EXAMPLE)
         card = action["card"]
         if not isinstance(card, str) or card not in FULL_DECK:
-            raise IllegalAction(f"{card!r} is not a card of this deck.")
+            raise IllegalAction(gettext_noop("{card} is not a card of this deck."), card=repr(card))
         seat = 1 - self.leader if self.trick else self.leader
         locked = self.hand_locked
         layout = self.layouts[seat]
@@ -438,13 +449,24 @@ class State:
                 break
         in_hand = position is None and not locked and card in self.hands[seat]
         if position is None and not in_hand:
-            raise IllegalAction(self._unavailable_message(seat, card))
+            raise self._unavailable(seat, card)
         if self.trick:
             led = self.trick[0].card[1]
             if card[1] != led and self._holds_suit(seat, led, locked):
-                where = " from your face-up layout cards" if locked else ""
+                suit, symbol = SuitCode(led), SUIT_SYMBOLS[led]
+                if locked:  # JW-9: the hand does not count in trick 1
+                    raise IllegalAction(
+                        gettext_noop(
+                            "You must follow suit: play a {suit} ({symbol}) from your face-up "
+                            "layout cards."
+                        ),
+                        suit=suit,
+                        symbol=symbol,
+                    )
                 raise IllegalAction(
-                    f"You must follow suit: play a {SUIT_NAMES[led]} ({SUIT_SYMBOLS[led]}){where}."
+                    gettext_noop("You must follow suit: play a {suit} ({symbol})."),
+                    suit=suit,
+                    symbol=symbol,
                 )
         pending = self.pending
         if position is not None:
@@ -563,38 +585,48 @@ class State:
 
     # --- messages --------------------------------------------------------------------------
 
-    def _wrong_type_message(self, kind: Any) -> str:
+    def _wrong_type(self, kind: Any) -> IllegalAction:
         phase = self.phase
         if kind not in ("trump", "declare", "play", "bid"):
-            return f"Unknown action type {kind!r}."
+            return IllegalAction(gettext_noop("Unknown action type {kind}."), kind=repr(kind))
         if kind == "bid":
-            return "There is no bidding in Japanese Whist."
+            return IllegalAction(gettext_noop("There is no bidding in Japanese Whist."))
         if kind == "trump" and self.options.game != "trumps":
-            return "There are no trumps in spel or pass."
+            return IllegalAction(gettext_noop("There are no trumps in spel or pass."))
         if kind == "declare" and self.options.game == "trumps":
-            return "This table plays with trumps: there is no spel or pass to declare."
+            return IllegalAction(
+                gettext_noop("This table plays with trumps: there is no spel or pass to declare.")
+            )
         if phase is Phase.TRUMP:
-            return "The forehand must first choose the trump suit."
+            return IllegalAction(gettext_noop("The forehand must first choose the trump suit."))
         if phase is Phase.DECLARE:
-            return 'The forehand must first declare "spel" or "pass".'
+            return IllegalAction(gettext_noop('The forehand must first declare "spel" or "pass".'))
         if kind == "trump":
-            return "The trump has already been chosen for this hand."
-        return "The contract has already been declared for this hand."
+            return IllegalAction(gettext_noop("The trump has already been chosen for this hand."))
+        return IllegalAction(gettext_noop("The contract has already been declared for this hand."))
 
-    def _unavailable_message(self, seat: int, card: str) -> str:
+    def _unavailable(self, seat: int, card: str) -> IllegalAction:
         # Only facts the player already knows go into a message: never where a hidden card is.
+        named = CardCode(card)
         if any(play.card == card for play in self.trick):
-            return f"{_describe(card)} is already on the table."
+            return IllegalAction(gettext_noop("{card} is already on the table."), card=named)
         if any(up == card for up, _ in self.layouts[1 - seat]):
-            return f"{_describe(card)} lies in your opponent's layout, not yours."
+            return IllegalAction(
+                gettext_noop("{card} lies in your opponent's layout, not yours."), card=named
+            )
         if self.hand_locked:
-            return (
-                "The first trick is played from the layout: play one of your face-up "
-                "layout cards (your hand cards are locked until the trick is complete)."
+            return IllegalAction(
+                gettext_noop(
+                    "The first trick is played from the layout: play one of your face-up "
+                    "layout cards (your hand cards are locked until the trick is complete)."
+                )
             )
         if card not in self.hidden_cards(seat):
-            return f"{_describe(card)} has already been played."
-        return f"{_describe(card)} is not one of your face-up layout cards or hand cards."
+            return IllegalAction(gettext_noop("{card} has already been played."), card=named)
+        return IllegalAction(
+            gettext_noop("{card} is not one of your face-up layout cards or hand cards."),
+            card=named,
+        )
 
 
 def _public_position(position: Position) -> dict[str, Any] | None:
@@ -684,11 +716,12 @@ class JapaneseWhist:
             if extra:
                 parts.append(f"unknown {', '.join(extra)}")
             raise InvalidDeal(
-                f"A deal has exactly dealer, layout, hands and scores ({'; '.join(parts)})."
+                "A deal has exactly dealer, layout, hands and scores ({details}).",
+                details="; ".join(parts),
             )
         dealer = deal["dealer"]
         if isinstance(dealer, bool) or dealer not in (0, 1):
-            raise InvalidDeal(f"The dealer must be seat 0 or 1, not {dealer!r}.")
+            raise InvalidDeal("The dealer must be seat 0 or 1, not {dealer}.", dealer=repr(dealer))
         given_layouts, given_hands = _per_seat(deal, "layout"), _per_seat(deal, "hands")
         layouts = (_read_layout(given_layouts[0], 0), _read_layout(given_layouts[1], 1))
         hands = (_read_hand(given_hands[0], 0), _read_hand(given_hands[1], 1))
@@ -700,7 +733,9 @@ class JapaneseWhist:
         ):
             raise InvalidDeal("scores must be two whole numbers, 0 or more.")
         if max(scores) >= parsed.points:
-            raise InvalidDeal(f"The scores must be below the target of {parsed.points} points.")
+            raise InvalidDeal(
+                "The scores must be below the target of {points} points.", points=parsed.points
+            )
         cards = [c for layout in layouts for pos in layout for c in pos]
         cards += [c for hand in hands for c in hand]
         _check_deck(cards)
@@ -758,7 +793,7 @@ class JapaneseWhist:
 def _per_seat(deal: dict[str, Any], key: str) -> list[Any]:
     value = deal[key]
     if not isinstance(value, list | tuple) or len(value) != NUM_PLAYERS:
-        raise InvalidDeal(f"{key} must be a list with one entry per seat (2).")
+        raise InvalidDeal("{key} must be a list with one entry per seat (2).", key=key)
     return list(value)
 
 
@@ -768,7 +803,9 @@ def _stored_layout(layout: list[list[str | None]]) -> Layout:
 
 def _read_layout(layout: Any, seat: int) -> Layout:
     if not isinstance(layout, list | tuple) or len(layout) != POSITIONS:
-        raise InvalidDeal(f"The layout of seat {seat} must have {POSITIONS} positions.")
+        raise InvalidDeal(
+            "The layout of seat {seat} must have {count} positions.", seat=seat, count=POSITIONS
+        )
     positions = []
     for index, position in enumerate(layout):
         if (
@@ -777,7 +814,9 @@ def _read_layout(layout: Any, seat: int) -> Layout:
             or not all(isinstance(card, str) for card in position)
         ):
             raise InvalidDeal(
-                f"Layout position {index} of seat {seat} must be [face_up, face_down] card codes."
+                "Layout position {index} of seat {seat} must be [face_up, face_down] card codes.",
+                index=index,
+                seat=seat,
             )
         positions.append((position[0], position[1]))
     return tuple(positions)
@@ -789,20 +828,22 @@ def _read_hand(hand: Any, seat: int) -> tuple[str, ...]:
         or len(hand) != HAND_SIZE
         or not all(isinstance(card, str) for card in hand)
     ):
-        raise InvalidDeal(f"The hand of seat {seat} must be {HAND_SIZE} card codes.")
+        raise InvalidDeal(
+            "The hand of seat {seat} must be {count} card codes.", seat=seat, count=HAND_SIZE
+        )
     return tuple(hand)
 
 
 def _check_deck(cards: list[Any]) -> None:
     unknown = sorted({card for card in cards if card not in FULL_DECK})
     if unknown:
-        raise InvalidDeal(f"Not cards of the 52-card deck: {', '.join(unknown)}.")
+        raise InvalidDeal("Not cards of the 52-card deck: {cards}.", cards=", ".join(unknown))
     duplicates = sorted(card for card, count in Counter(cards).items() if count > 1)
     if duplicates:
-        raise InvalidDeal(f"Cards dealt more than once: {', '.join(duplicates)}.")
+        raise InvalidDeal("Cards dealt more than once: {cards}.", cards=", ".join(duplicates))
     missing = sorted(FULL_DECK - set(cards))
     if missing:
-        raise InvalidDeal(f"Cards missing from the deal: {', '.join(missing)}.")
+        raise InvalidDeal("Cards missing from the deal: {cards}.", cards=", ".join(missing))
 
 
 GAME = JapaneseWhist()

@@ -39,6 +39,7 @@ from .. import bots, realtime
 from ..models import Match, MatchEvent, Seat, Table, TableConnection
 from ..rules import RulesError, get_game
 from ..rules.automove import auto_action
+from ..rules_text import rules_message
 from ..selectors import may_see_table
 
 logger = logging.getLogger(__name__)
@@ -445,7 +446,7 @@ def match_act(
         try:
             new_state = state.apply(action)
         except RulesError as error:
-            raise ServiceError(str(error), code="illegal") from None
+            raise ServiceError(rules_message(error), code="illegal") from None
         except (TypeError, KeyError, AttributeError, IndexError) as error:
             # A malformed action the engine did not foresee; refuse it like an illegal one.
             logger.warning("Engine refused a malformed action %r: %r", action, error)

@@ -531,7 +531,7 @@ def test_c_12_want_non_trump_cut_by_trump() -> None:
     state = bid_all(deal(hands, "9S"), [0] * 4)
     state = play(state, "X1", "want", "H")
     assert legal_cards(state) == [("KH",)]
-    with pytest.raises(IllegalAction, match=r"highest heart \(KH\)"):
+    with pytest.raises(IllegalAction, match=r"highest heart \(K♥\)"):
         play(state, "9H")
     state = play(state, "KH")
     assert legal_cards(state) == [("7S",), ("QS",)]
@@ -634,7 +634,7 @@ def test_illegal_actions_are_refused_with_readable_messages_and_change_nothing()
         (["play", "9C"], "must be an object"),
         ({"type": "play"}, "names a card"),
         ({"type": "play", "card": "ZZ"}, "not a card"),
-        ({"type": "play", "card": "AH"}, "You do not hold AH"),
+        ({"type": "play", "card": "AH"}, "You do not hold A♥"),
         ({"type": "play", "card": "9C", "call": "high"}, "nothing more"),
         ({"type": "bid", "tricks": 1}, "time to play"),
         ({"type": "play", "card": 9}, "names a card"),
