@@ -10,6 +10,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.access import player_from
 from accounts.services import player_seen
@@ -74,13 +75,12 @@ class LobbyConsumer(LenientJsonConsumer):
             snapshot = await database_sync_to_async(_snapshot)(self.player, self.language)
             await self.send_json(snapshot)
         else:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "code": "bad_message",
-                    "message": 'The lobby understands {"type": "ping"} and {"type": "sync"}.',
+            with translation.override(self.language):
+                text = gettext("The lobby understands %(ping)s and %(sync)s.") % {
+                    "ping": '{"type": "ping"}',
+                    "sync": '{"type": "sync"}',
                 }
-            )
+            await self.send_json({"type": "error", "code": "bad_message", "message": text})
 
     # --- Events from services (games.realtime) ---
 
@@ -94,16 +94,13 @@ class LobbyConsumer(LenientJsonConsumer):
             )
         else:
             await self.send_json(
-                {
-                    "type": "table_removed",
-                    "id": event["id"],
-                    "status": event["status"],
-                    "notice": event["notice"],
-                }
+                {"type": "table_removed", "id": event["id"], "status": event["status"]}
             )
 
     async def player_invited(self, event: dict[str, Any]) -> None:
-        await self.send_json({**event, "type": "invitation"})
+        with translation.override(self.language):
+            game_title = str(GAME_TITLES[event["game"]])
+        await self.send_json({**event, "type": "invitation", "game_title": game_title})
 
     async def player_match_started(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "match_started"})

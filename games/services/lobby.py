@@ -29,6 +29,7 @@ from .. import realtime
 from ..catalog import GAME_TITLES, STAKES
 from ..models import Invitation, Match, Seat, Table
 from ..rules import RulesError, get_game
+from ..rules_text import rules_message
 
 MIN_PASSWORD_LENGTH = 4
 PASSWORD_ATTEMPTS = 5  # wrong passwords per player and table before a pause
@@ -86,7 +87,6 @@ def table_publish(table: Table) -> None:
             "type": "lobby.table",
             "id": table.pk,
             "status": table.status,
-            "notice": table.notice,
             "table": entry,
             "audience": _audience(table),
         },
@@ -152,7 +152,7 @@ def table_create(
     try:
         parsed = engine.parse_options(options or {})
     except RulesError as error:
-        raise ServiceError(str(error), code="bad_options") from None
+        raise ServiceError(rules_message(error), code="bad_options") from None
     if stake not in STAKES:
         allowed = ", ".join(str(s) for s in STAKES if s)
         raise ServiceError(
@@ -345,7 +345,7 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
             {
                 "type": "player.invited",
                 "table": table.pk,
-                "game_title": str(GAME_TITLES[table.game]),
+                "game": table.game,
                 "stake": table.stake,
                 "from": inviter.name,
                 "url": f"/tables/{table.pk}/",

@@ -133,6 +133,7 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     bob_cookie = (
         f"{settings.SESSION_COOKIE_NAME}={bob_client.cookies[settings.SESSION_COOKIE_NAME].value}"
     )
+    bob_cookie += "; django_language=ru"  # bob reads the site in Russian, alice in English
     bob_socket = WebsocketCommunicator(
         application, "/ws/lobby/", headers=[*ORIGIN, (b"cookie", bob_cookie.encode())]
     )
@@ -153,7 +154,8 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     assert invitation == {
         "type": "invitation",
         "table": table.pk,
-        "game_title": "Japanese Joker",
+        "game": "japanese_joker",
+        "game_title": "Японский джокер",
         "stake": 0,
         "from": "alice",
         "url": f"/tables/{table.pk}/",
@@ -173,6 +175,15 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     reply = await socket.receive_json_from(timeout=5)
     while reply["type"] != "error":  # the lobby's own news about the table may come first
         reply = await socket.receive_json_from(timeout=5)
-    assert reply["code"] == "bad_message" and "ping" in reply["message"]
+    assert reply == {
+        "type": "error",
+        "code": "bad_message",
+        "message": 'The lobby understands {"type": "ping"} and {"type": "sync"}.',
+    }
+    await bob_socket.send_json_to(["not", "an", "object"])
+    reply = await bob_socket.receive_json_from(timeout=5)
+    while reply["type"] != "error":
+        reply = await bob_socket.receive_json_from(timeout=5)
+    assert reply["code"] == "bad_message" and reply["message"].startswith("Лобби понимает")
     await socket.disconnect()
     await bob_socket.disconnect()
