@@ -731,6 +731,25 @@ def test_mini_card_is_named_in_the_page_language(lang: str, code: str, label: st
     assert f'aria-label="{label}"' in card(code, lang)
 
 
+@pytest.mark.parametrize(("lang", "corners"), [("en", "AKQJ"), ("ru", "ТКДВ"), ("ka", "ტკდვ")])
+def test_mini_card_corner_is_the_letter_the_table_page_draws(lang: str, corners: str) -> None:
+    """A help diagram and the table show the same queen: Д in Russian, დ in Georgian."""
+    for code, letter in zip(("AS", "KH", "QD", "JC"), corners, strict=True):
+        assert f'<span class="mc-rank" aria-hidden="true">{letter}</span>' in card(code, lang)
+
+
+@pytest.mark.parametrize("lang", ["ka", "ru"])
+def test_rules_pages_name_cards_with_the_corner_letters_of_their_language(
+    client, lang: str
+) -> None:
+    client.cookies["django_language"] = lang
+    for slug in ("japanese_joker", "classic_joker", "japanese_whist"):
+        response = client.get(f"/help/{slug}/")
+        assert response.status_code == 200 and response.headers["Content-Language"] == lang
+        text = response.content.decode()
+        assert not re.search(r"[AKQJ][♠♥♦♣]", text), slug
+
+
 def test_mini_joker_is_named_in_the_page_language() -> None:
     assert "ჯოკერი, გამოცხადებული მასტი: გული" in card("X1", "ka", call="H")
     assert "джокер, объявлена масть: черви" in card("X1", "ru", call="H")
