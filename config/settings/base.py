@@ -113,7 +113,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # A socket waits on Redis in 5-second blocking reads; redis-py 8's default socket
+                # timeout is also 5 s, so an idle socket's read would time out and drop it.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
             },
         }

@@ -91,3 +91,15 @@ async def test_the_round_trip_goes_through_redis_when_redis_url_is_set():
 
     assert isinstance(get_channel_layer(), RedisChannelLayer)
     assert (await _ping(ORIGIN, payload="via redis"))["payload"] == "via redis"
+
+
+@pytest.mark.redis
+async def test_an_idle_socket_waits_on_redis_longer_than_a_blocking_read_without_an_error():
+    """Nothing to read for 7 s is not an error: the layer's 5-second blocking reads must not
+    outlast the Redis client's socket timeout (redis-py 8 defaults it to 5 s)."""
+    import asyncio
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    with pytest.raises(asyncio.TimeoutError):  # ours, not redis.exceptions.TimeoutError
+        await asyncio.wait_for(layer.receive(channel), timeout=layer.brpop_timeout + 2)
