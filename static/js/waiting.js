@@ -4,8 +4,21 @@ import { connect, handlePlayerEvents } from "./live.js";
 const root = document.getElementById("table-root");
 const tableId = Number(root.dataset.tableId);
 const notifications = document.getElementById("notifications");
+const liveStatus = document.getElementById("live-status");
+
+let connectedBefore = false;
 
 connect("/ws/lobby/", {
+  onOpen() {
+    // News sent while the socket was down (a seat taken, the match started) is lost: after a
+    // reconnection the server page is fetched again.
+    if (connectedBefore) window.location.reload();
+    connectedBefore = true;
+  },
+  onStatus(text) {
+    liveStatus.textContent = text;
+    liveStatus.dataset.connected = text ? "no" : "yes";
+  },
   onMessage(message) {
     if (handlePlayerEvents(message, notifications)) return;
     const about = message.type === "table" ? message.table.id : message.id;
