@@ -311,6 +311,8 @@ def test_cj_10_12_16_joker_dialogs_and_cj_22_25_sheet_marks_by_clicking(people, 
         assert sheet_cells(summary) == expected_cells
         assert row_numbers(summary, "tr.pulka-total") == totals
         assert row_numbers(summary, "tfoot tr") == finals
+        # A long summary opens at its title (the keyboard is on "Continue" at the bottom).
+        assert summary.evaluate("d => d.scrollTop") == 0
         premia = summary.locator("tr.pulka-total td:has(.badge.premia)")
         assert premia.count() == 1
         assert premia.inner_text().split()[0] == str(totals[S])

@@ -32,7 +32,9 @@ export class Dialogs {
     this.open = dialog;
     dialog.showModal();
     const first = actions.querySelector("button:not([disabled]), a");
-    if (first) first.focus();
+    // The keyboard starts on the first action, but the reader starts at the title.
+    if (first) first.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
     return dialog;
   }
 
