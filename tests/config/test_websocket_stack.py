@@ -99,7 +99,13 @@ async def test_an_idle_socket_waits_on_redis_longer_than_a_blocking_read_without
     outlast the Redis client's socket timeout (redis-py 8 defaults it to 5 s)."""
     import asyncio
 
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    with pytest.raises(asyncio.TimeoutError):  # ours, not redis.exceptions.TimeoutError
-        await asyncio.wait_for(layer.receive(channel), timeout=layer.brpop_timeout + 2)
+    from channels_redis.core import RedisChannelLayer
+
+    # A layer of its own, with the site's settings: a receive cancelled by the timeout leaves
+    # state behind in the layer, which the shared one must not carry into the next test.
+    layer = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    try:
+        with pytest.raises(asyncio.TimeoutError):  # ours, not redis.exceptions.TimeoutError
+            await asyncio.wait_for(layer.receive("idle-test"), timeout=layer.brpop_timeout + 2)
+    finally:
+        await layer.close_pools()
