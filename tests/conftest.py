@@ -49,6 +49,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A new channel layer per test: the Redis layer keeps locks and pools that belong to one
+    event loop, and every async test runs in a loop of its own (a lock left by one test's
+    consumer broke the next test's socket)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
 def _english_by_default():
     """Each test starts in English: a page rendered in Georgian must not leak into the next."""
     from django.utils import translation

@@ -36,17 +36,6 @@ def fast_clients(settings):
     settings.LIVE_RATE_BURST = 10_000
 
 
-@pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """A new channel layer per test: the Redis layer's locks belong to one event loop, and
-    every async test runs in its own. Modules that import this fixture get it too."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
 class Closed(Exception):
     def __init__(self, code: int | None) -> None:
         super().__init__(f"closed with {code}")

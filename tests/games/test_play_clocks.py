@@ -20,7 +20,6 @@ from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by 
     Sock,
     cookie_headers,
     fast_clients,
-    fresh_channel_layer,
     play_to_end,
     scan_hidden,
     settle,

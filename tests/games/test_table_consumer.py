@@ -14,12 +14,11 @@ from django.contrib.sessions.models import Session
 from config.asgi import application
 from games.models import Match, MatchEvent, Table
 from games.services import lobby
-from tests.games.test_live_support import (  # noqa: F401 (fresh_channel_layer: a fixture)
+from tests.games.test_live_support import (
     ORIGIN,
     Closed,
     Sock,
     cookie_headers,
-    fresh_channel_layer,
     settle,
     start_table,
 )

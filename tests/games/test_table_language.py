@@ -23,7 +23,6 @@ from tests.games.test_live_support import (  # noqa: F401 (fixtures)
     Sock,
     cookie_headers,
     fast_clients,
-    fresh_channel_layer,
     settle,
     start_table,
 )
