@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 
@@ -22,6 +24,22 @@ def scope_language(scope: dict[str, Any]) -> str:
         if base in supported:
             return base
     return settings.LANGUAGE_CODE
+
+
+class PageLanguageMixin:
+    """Every event of a socket (connect, a frame, a published frame) is handled in the language
+    of the page that opened it, so whatever it writes reads in that language. Translation is
+    context-local, and the database threads the handlers call inherit the context."""
+
+    scope: dict[str, Any]
+
+    @cached_property
+    def language(self) -> str:
+        return scope_language(self.scope)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        with translation.override(self.language):
+            await super().dispatch(message)  # type: ignore[misc]
 
 
 class LenientJsonConsumer(AsyncJsonWebsocketConsumer):

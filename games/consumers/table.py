@@ -13,18 +13,17 @@ import asyncio
 import json
 import logging
 import time
-from functools import cached_property
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.access import player_from
 from accounts.errors import ServiceError
-from config.websocket import scope_language
+from config.websocket import PageLanguageMixin
 
 from .. import realtime
 from ..messages import Act, BadMessage, Leave, Message, Ping, Rematch, Sync, parse
@@ -59,7 +58,7 @@ class TokenBucket:
         return True
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
     table_id: int
     seat: int | None = None
     version = 0
@@ -67,16 +66,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     closing = False
 
     # --- Lifecycle -------------------------------------------------------------------------------
-
-    @cached_property
-    def language(self) -> str:
-        return scope_language(self.scope)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Every event (connect, a frame, a published frame) in the receiver's language: the
-        translation is context-local, and the database threads it calls inherit the context."""
-        with translation.override(self.language):
-            await super().dispatch(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
