@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.adapter import get_adapter
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
 from .models import Player
 from .services import SESSION_GUEST_KEY, player_for_user
 
@@ -18,3 +22,12 @@ def player_from(user: Any, session: Any) -> Player | None:
     if not guest_id:
         return None
     return Player.objects.filter(pk=guest_id, user__isnull=True).first()
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The browser's address as the trusted-proxy settings read it (ALLAUTH_TRUSTED_PROXY_COUNT,
+    ALLAUTH_TRUSTED_CLIENT_IP_HEADER): the same address allauth's login limits count."""
+    try:
+        return get_adapter(request).get_client_ip(request)
+    except PermissionDenied:
+        return None

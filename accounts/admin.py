@@ -2,6 +2,9 @@ import uuid
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -9,6 +12,35 @@ from django.template.response import TemplateResponse
 from . import services
 from .errors import ServiceError
 from .models import CoinAccount, CoinTransaction, FriendRequest, Friendship, LedgerEntry, Player
+from .validators import validate_player_name
+
+
+class NamedUserCreationForm(AdminUserCreationForm):
+    """A user the admin adds gets a name under the players' name rule (it becomes their name)."""
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        validate_player_name(username)
+        return username
+
+
+class NamedUserChangeForm(UserChangeForm):
+    """Renaming a user follows the rule; an existing name saved unchanged is kept."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if username != self.initial.get("username"):
+            validate_player_name(username)
+        return username
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class NamedUserAdmin(UserAdmin):
+    add_form = NamedUserCreationForm
+    form = NamedUserChangeForm
 
 
 class KindFilter(admin.SimpleListFilter):

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext
 
-from config.websocket import LenientJsonConsumer
+from config.websocket import GuardedJsonConsumer
 
 from .access import player_from
 
 
-class PingConsumer(LenientJsonConsumer):
+class PingConsumer(GuardedJsonConsumer):
     """Answers ``{"type": "ping"}`` with a pong that travelled through the channel layer."""
 
     async def connect(self) -> None:
@@ -21,20 +22,14 @@ class PingConsumer(LenientJsonConsumer):
         self.player_name = player.name if player else None
         await self.accept()
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != "ping":
-            await self.send_json(
-                {"type": "error", "code": "bad_message", "message": 'Send {"type": "ping"}.'}
-            )
+    async def receive_message(self, content: dict[str, Any]) -> None:
+        if content.get("type") != "ping":
+            await self.bad_message(gettext("Send %(ping)s.") % {"ping": '{"type": "ping"}'})
             return
         payload = content.get("payload")
         if payload is not None and (not isinstance(payload, str) or len(payload) > 200):
-            await self.send_json(
-                {
-                    "type": "error",
-                    "code": "bad_payload",
-                    "message": "The payload must be text of at most 200 characters.",
-                }
+            await self.bad_message(
+                gettext("The payload must be text of at most 200 characters."), code="bad_payload"
             )
             return
         # Round trip through the layer (Redis in production) rather than answering directly.

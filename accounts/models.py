@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
@@ -35,6 +36,17 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A new or changed name follows the name rule; a name stored before it is kept."""
+        from .validators import validate_player_name
+
+        stored = Player.objects.filter(pk=self.pk).values_list("name", flat=True).first()
+        if self.name != stored:
+            try:
+                validate_player_name(self.name)
+            except ValidationError as error:
+                raise ValidationError({"name": error}) from None
 
     @property
     def is_guest(self) -> bool:

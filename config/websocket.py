@@ -1,14 +1,24 @@
-"""Plumbing shared by the site's JSON websockets."""
+"""Plumbing shared by the site's JSON websockets: the page's language and the guards every
+socket applies to what a client sends (docs/protocol.md § Limits, § Close codes)."""
 
 from __future__ import annotations
 
+import json
+import time
 from functools import cached_property
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation.trans_real import parse_accept_lang_header
+
+# Daphne (autobahn) lets an application close only with 1000 or 3000-4999, so the policy codes
+# of RFC 6455 are sent as 4000 + the RFC code (docs/protocol.md § Close codes).
+CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
+CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
+CLOSE_NOT_FOUND = 4004  # no such table, or no socket at this path
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -42,13 +52,98 @@ class PageLanguageMixin:
             await super().dispatch(message)  # type: ignore[misc]
 
 
-class LenientJsonConsumer(AsyncJsonWebsocketConsumer):
-    """A frame that is not JSON reaches ``receive_json`` as None, to be answered with an error,
-    instead of raising and closing the socket."""
+class TokenBucket:
+    """The per-connection rate limit: ``burst`` messages at once, then ``rate`` per second."""
 
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
+    """A JSON socket that no frame can break: too big, too fast, binary, not JSON, nested past
+    the parser's depth or not an object, each gets an ``error`` (and, past the limits, a close
+    with the documented code) instead of an exception. Subclasses get each JSON object in
+    ``receive_message`` and answer what they do not understand with ``bad_message``."""
+
+    closing = False
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.bucket = TokenBucket(settings.LIVE_RATE_PER_SECOND, settings.LIVE_RATE_BURST)
+        self.bad_messages = 0
+        await super().websocket_connect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > settings.LIVE_MAX_MESSAGE_BYTES:
+            await self.send_error(
+                "too_big",
+                gettext("A frame may be at most %(bytes)s bytes.")
+                % {"bytes": settings.LIVE_MAX_MESSAGE_BYTES},
+            )
+            await self.close_with(CLOSE_TOO_BIG)
+            return
+        if not self.bucket.take():
+            await self.send_error("flood", gettext("Too many messages; this socket is closed."))
+            await self.close_with(CLOSE_POLICY)
+            return
+        if text_data is None:
+            await self.bad_message(gettext("Send JSON text frames."), code="bad_json")
+            return
         try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.bad_message(gettext("The frame is not valid JSON."), code="bad_json")
+            return
+        if not isinstance(content, dict):
+            await self.bad_message(
+                gettext("A message is a JSON object with a 'type'."), code="bad_json"
+            )
+            return
+        await self.receive_message(content)
+
+    async def receive_message(self, content: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        if not self.closing:
+            await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def bad_message(self, message: str, *, code: str = "bad_message") -> None:
+        """Answer a frame the socket cannot use; too many of them close it (a broken client)."""
+        self.bad_messages += 1
+        await self.send_error(code, message)
+        if self.bad_messages >= settings.LIVE_MAX_BAD_MESSAGES:
+            await self.send_error(
+                "too_many_errors", gettext("Too many bad messages; this socket is closed.")
+            )
+            await self.close_with(CLOSE_POLICY)
+
+    async def close_with(self, code: int) -> None:
+        self.closing = True
+        await self.close(code=code)
+
+
+class NotFoundConsumer(AsyncWebsocketConsumer):
+    """Any websocket path without a route: accepted, then closed with 4004, so a probe gets a
+    documented code instead of a server error at the handshake."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)

@@ -84,9 +84,23 @@ class LobbyFilterForm(forms.Form):
         empty_value=None,
         choices=[("", gettext_lazy("Any stake")), *STAKE_CHOICES],
     )
+    # The lobby's next page: tables older than this one (docs/protocol.md § The lobby socket).
+    before = forms.IntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         from .catalog import GAME_TITLES
 
         self.fields["game"].choices = [("", gettext_lazy("All games")), *GAME_TITLES.items()]
+
+
+def lobby_filters(params: Any) -> tuple[str | None, int | None, int | None]:
+    """Game, stake and page start from a query string; a value that does not parse is ignored
+    as a whole, so a bad link shows the whole lobby instead of an error."""
+    form = LobbyFilterForm(params)
+    if not form.is_valid():
+        return None, None, None
+    data = form.cleaned_data
+    return data["game"] or None, data["stake"], data["before"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -9,12 +11,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.access import client_ip
 from accounts.errors import ServiceError
 from accounts.selectors import friends_of
 
 from . import selectors
 from .catalog import GAME_TITLES, describe_options
-from .forms import InviteForm, JoinForm, LobbyFilterForm, table_form_for
+from .forms import InviteForm, JoinForm, LobbyFilterForm, lobby_filters, table_form_for
 from .models import Table
 from .services import lobby
 from .services.lobby import lobby_entry
@@ -28,13 +31,19 @@ def _player(request: HttpRequest):
 def lobby_page(request: HttpRequest) -> HttpResponse:
     player = _player(request)
     filters = LobbyFilterForm(request.GET or None)
-    game = stake = None
-    if filters.is_valid():
-        game = filters.cleaned_data["game"] or None
-        stake = filters.cleaned_data["stake"]
-    tables = [lobby_entry(t) for t in selectors.visible_open_tables(player, game=game, stake=stake)]
+    game, stake, before = lobby_filters(request.GET)
+    page = selectors.lobby_page(player, game=game, stake=stake, before=before)
+    more_query = ""
+    if page.more:
+        chosen = {"game": game or "", "stake": "" if stake is None else stake}
+        more_query = urlencode(
+            {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
+        )
     context = {
-        "tables": tables,
+        "tables": [lobby_entry(table) for table in page.tables],
+        "table_count": page.count,
+        "more_query": more_query,
+        "before": before,
         "filters": filters,
         "games": GAME_TITLES.items(),
         "friends_online": selectors.friends_online(player),
@@ -119,7 +128,14 @@ def _act(request: HttpRequest, action, done: str) -> bool:
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     form = JoinForm(request.POST)
     password = form.cleaned_data["password"] if form.is_valid() else ""
-    _act(request, lambda p: lobby.table_join(player=p, table_id=table_id, password=password), "")
+    address = client_ip(request)
+    _act(
+        request,
+        lambda p: lobby.table_join(
+            player=p, table_id=table_id, password=password, client_ip=address
+        ),
+        "",
+    )
     return redirect("table", table_id=table_id)
 
 

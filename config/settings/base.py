@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "csp",
     "allauth",
     "allauth.account",
     "accounts",
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -155,7 +157,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Beat keeps its schedule in a file; its folder is made here whatever the database and broker,
+# since beat cannot start without it (and dies quietly inside a worker when it is missing).
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
+Path(CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "expire-idle-tables": {"task": "games.tasks.expire_idle_tables", "schedule": 60.0},
     # Live play: forfeits, turn clocks and bot turns whose own task was lost; dead sockets.
@@ -180,14 +185,25 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+# A player's name: 3–24 letters of any script, digits, "_" or "-" (accounts.validators).
+ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.USERNAME_VALIDATORS"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-# allauth's defaults already throttle failed logins per key and IP; they count on the cache above.
+# Failed logins are limited per account (the key: 5 in 5 minutes); the per-address count is only
+# a coarse ceiling, so one client's guesses never lock out the others behind the same proxy.
+# The counters live in the cache above.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/300s/key",
+    "login_failed": "5/300s/key,{}/m/ip".format(
+        int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE", 20))
+    ),
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
+# The client's address behind a reverse proxy: how many proxies of ours append to
+# X-Forwarded-For, or the one header a proxy of ours sets (README § Deploying). Without either,
+# the address is the TCP peer's. Login limits and password-table limits both count it.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 0))
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGIN_URL = "account_login"
@@ -233,6 +249,29 @@ LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 5))
 LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
 # Turn clocks run out this many times in a row: the seat abandoned the match (README § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
+
+# The lobby sends and shows this many tables at a time, newest first, with the count of all.
+LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))
+
+# --- Content-Security-Policy (django-csp) -------------------------------------------------------
+
+# The pages load scripts, styles and images from the site only, with no inline script or style
+# (a style set from a script through element.style is allowed: CSP governs markup only), and
+# talk to the site's own websockets ('self' covers ws:/wss: of the same host).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Internationalisation ---------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 """The lobby socket: open tables appear, fill, start and vanish live; invitations arrive here.
 
 Every page a player keeps open (lobby, waiting room) holds one, so it is also the player's
-presence (online friends) and the channel for "your match has started".
+presence (online friends) and the channel for "your match has started". The snapshot is one
+page of the newest tables of the socket's filter (``/ws/lobby/?game=…&stake=…``) with their
+count; older pages come on request (docs/protocol.md § The lobby socket). Which tables a
+player may see is decided where they are published; this socket relays what reaches it.
 """
 
 from __future__ import annotations
@@ -9,16 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.access import player_from
 from accounts.services import player_seen
-from config.websocket import LenientJsonConsumer, PageLanguageMixin
+from config.websocket import GuardedJsonConsumer
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
-from ..selectors import friends_online, visible_open_tables
+from ..forms import lobby_filters
+from ..selectors import friends_online, lobby_page
 from ..services.lobby import lobby_entry
 
 
@@ -31,11 +36,12 @@ def localized(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _snapshot(player: Any) -> dict[str, Any]:
+def _page(player: Any, game: str | None, stake: int | None, before: int | None) -> dict[str, Any]:
+    page = lobby_page(player, game=game, stake=stake, before=before)
     return {
-        "type": "lobby",
-        "tables": [lobby_entry(table) for table in visible_open_tables(player)],
-        "friends_online": friends_online(player),
+        "tables": [lobby_entry(table) for table in page.tables],
+        "count": page.count,
+        "more": page.more,
     }
 
 
@@ -44,8 +50,10 @@ def _seen(player: Any) -> list[dict[str, Any]]:
     return friends_online(player)
 
 
-class LobbyConsumer(PageLanguageMixin, LenientJsonConsumer):
+class LobbyConsumer(GuardedJsonConsumer):
     async def connect(self) -> None:
+        query = QueryDict(self.scope.get("query_string", b"").decode("latin-1"))
+        self.game, self.stake, self.before = lobby_filters(query)
         self.player = await database_sync_to_async(player_from)(
             self.scope.get("user"), self.scope.get("session")
         )
@@ -57,38 +65,55 @@ class LobbyConsumer(PageLanguageMixin, LenientJsonConsumer):
         await self.accept()
         if self.player is not None:
             await database_sync_to_async(_seen)(self.player)
-        await self.send_json(await database_sync_to_async(_snapshot)(self.player))
+        await self._snapshot()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
+    async def _snapshot(self) -> None:
+        def build() -> dict[str, Any]:
+            page = _page(self.player, self.game, self.stake, self.before)
+            return {"type": "lobby", **page, "friends_online": friends_online(self.player)}
+
+        await self.send_json(await database_sync_to_async(build)())
+
+    async def receive_message(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
         if kind == "ping":
             friends = await database_sync_to_async(_seen)(self.player) if self.player else []
             await self.send_json({"type": "pong", "friends_online": friends})
         elif kind == "sync":
-            snapshot = await database_sync_to_async(_snapshot)(self.player)
-            await self.send_json(snapshot)
+            await self._snapshot()
+        elif kind == "more":
+            before = content.get("before")
+            if type(before) is not int or not 0 < before < 2**63:
+                await self.bad_message(gettext("'before' must be a table id."))
+                return
+            page = await database_sync_to_async(_page)(self.player, self.game, self.stake, before)
+            await self.send_json({"type": "tables", "before": before, **page})
         else:
-            text = gettext("The lobby understands %(ping)s and %(sync)s.") % {
+            text = gettext("The lobby understands %(ping)s, %(sync)s and %(more)s.") % {
                 "ping": '{"type": "ping"}',
                 "sync": '{"type": "sync"}',
+                "more": '{"type": "more", "before": 12}',
             }
-            await self.send_json({"type": "error", "code": "bad_message", "message": text})
+            await self.bad_message(text)
 
-    # --- Events from services (games.realtime) ---
+    # --- Events from services (games.realtime), already meant for this socket's player ---
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
-        audience = event.get("audience")
-        if event["table"] is not None and (
-            audience is None or (self.player is not None and self.player.pk in audience)
-        ):
+        if event["table"] is not None:
             await self.send_json({"type": "table", "table": localized(event["table"])})
         else:
             await self.send_json(
-                {"type": "table_removed", "id": event["id"], "status": event["status"]}
+                {
+                    "type": "table_removed",
+                    "id": event["id"],
+                    "status": event["status"],
+                    "game": event["game"],
+                    "stake": event["stake"],
+                }
             )
 
     async def player_invited(self, event: dict[str, Any]) -> None:

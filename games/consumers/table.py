@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -23,7 +22,7 @@ from django.utils.translation import gettext
 
 from accounts.access import player_from
 from accounts.errors import ServiceError
-from config.websocket import PageLanguageMixin
+from config.websocket import PageLanguageMixin, TokenBucket
 
 from .. import realtime
 from ..messages import Act, BadMessage, Leave, Message, Ping, Rematch, Sync, parse
@@ -37,25 +36,6 @@ CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
 CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
 CLOSE_SESSION_ENDED = 4003
 CLOSE_NO_TABLE = 4004
-
-
-class TokenBucket:
-    """The per-connection rate limit: ``burst`` messages at once, then ``rate`` per second."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.capacity = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class TableConsumer(PageLanguageMixin, AsyncWebsocketConsumer):

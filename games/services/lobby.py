@@ -30,9 +30,15 @@ from ..catalog import GAME_TITLES, STAKES
 from ..models import Invitation, Match, Seat, Table
 from ..rules import RulesError, get_game
 from ..rules_text import rules_message
+from ..selectors import table_audience
 
 MIN_PASSWORD_LENGTH = 4
-PASSWORD_ATTEMPTS = 5  # wrong passwords per player and table before a pause
+# Wrong passwords for one table before a pause of PASSWORD_PAUSE_SECONDS: per player, per
+# client address (fresh guest sessions cost nothing) and for the table as a whole (addresses
+# cost little), so a table's password cannot be guessed faster than the table's own budget.
+PASSWORD_ATTEMPTS = 5
+PASSWORD_ATTEMPTS_PER_ADDRESS = 10
+PASSWORD_ATTEMPTS_PER_TABLE = 20
 PASSWORD_PAUSE_SECONDS = 300
 
 
@@ -64,33 +70,32 @@ def _describe(table: Table) -> list[str]:
     return describe_options(table.game, table.options)
 
 
-def _audience(table: Table) -> list[int] | None:
-    """Who may see a friends-only table (None: everyone)."""
-    if table.visibility != Table.Visibility.FRIENDS:
-        return None
-    friends = Friendship.objects.filter(player=table.creator).values_list("friend_id", flat=True)
-    invited = table.invitations.values_list("player_id", flat=True)
-    return sorted({table.creator_id, *friends, *invited})
-
-
 def table_publish(table: Table) -> None:
-    """Tell the lobby (and the table's waiting room) what the table looks like now."""
+    """Tell the lobby (and the table's waiting room) what the table looks like now.
+
+    A hidden table is projected out here, at the source: a public or password table goes to
+    the lobby group, a friends-only table only to the player groups of those who may see it,
+    so a lobby socket relays whatever reaches it.
+    """
     table = (
         Table.objects.select_related("creator", "stood_up_for_stake")
         .prefetch_related("seats__player")
         .get(pk=table.pk)
     )
-    entry = lobby_entry(table) if table.status == Table.Status.OPEN else None
-    realtime.publish_on_commit(
-        realtime.LOBBY_GROUP,
-        {
-            "type": "lobby.table",
-            "id": table.pk,
-            "status": table.status,
-            "table": entry,
-            "audience": _audience(table),
-        },
-    )
+    event = {
+        "type": "lobby.table",
+        "id": table.pk,
+        "status": table.status,
+        "game": table.game,
+        "stake": table.stake,
+        "table": lobby_entry(table) if table.status == Table.Status.OPEN else None,
+    }
+    audience = table_audience(table)
+    if audience is None:
+        realtime.publish_on_commit(realtime.LOBBY_GROUP, event)
+        return
+    for player_id in sorted(audience):
+        realtime.publish_on_commit(realtime.player_group(player_id), event)
 
 
 # --- Checks shared by create and join ---------------------------------------------------------
@@ -209,28 +214,41 @@ def _require_open(table: Table) -> None:
         raise ServiceError(gettext("This table’s match is over."), code="finished")
 
 
-def _password_key(table_id: int, player_id: int) -> str:
-    return f"table-password:{table_id}:{player_id}"
+def _password_budgets(table: Table, player: Player, client_ip: str | None) -> list[tuple[str, int]]:
+    budgets = [
+        (f"table-password:{table.pk}:player:{player.pk}", PASSWORD_ATTEMPTS),
+        (f"table-password:{table.pk}:all", PASSWORD_ATTEMPTS_PER_TABLE),
+    ]
+    if client_ip:
+        budgets.append((f"table-password:{table.pk}:ip:{client_ip}", PASSWORD_ATTEMPTS_PER_ADDRESS))
+    return budgets
 
 
-def _check_password(table: Table, player: Player, password: str) -> None:
-    key = _password_key(table.pk, player.pk)
-    if cache.get(key, 0) >= PASSWORD_ATTEMPTS:
+def _count_failure(key: str) -> None:
+    cache.add(key, 0, PASSWORD_PAUSE_SECONDS)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, PASSWORD_PAUSE_SECONDS)
+
+
+def _check_password(table: Table, player: Player, password: str, client_ip: str | None) -> None:
+    budgets = _password_budgets(table, player, client_ip)
+    if any(cache.get(key, 0) >= limit for key, limit in budgets):
         raise ServiceError(
             gettext("Too many wrong passwords for this table. Try again in a few minutes."),
             code="password_rate_limited",
         )
     if not password or not check_password(password, table.password_hash):
-        cache.add(key, 0, PASSWORD_PAUSE_SECONDS)
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, PASSWORD_PAUSE_SECONDS)
+        for key, _limit in budgets:
+            _count_failure(key)
         raise ServiceError(gettext("Wrong password for this table."), code="wrong_password")
-    cache.delete(key)
+    # Only the player's own count is forgiven: the table's and the address's are an attacker's
+    # budget, which a right guess by somebody else must not refill.
+    cache.delete(budgets[0][0])
 
 
-def _check_access(table: Table, player: Player, password: str) -> None:
+def _check_access(table: Table, player: Player, password: str, client_ip: str | None) -> None:
     if Invitation.objects.filter(table=table, player=player).exists():
         return  # an invitation opens friends-only and password tables alike
     if (
@@ -242,11 +260,17 @@ def _check_access(table: Table, player: Player, password: str) -> None:
             code="friends_only",
         )
     if table.visibility == Table.Visibility.PASSWORD:
-        _check_password(table, player, password)
+        _check_password(table, player, password, client_ip)
 
 
-def table_join(*, player: Player, table_id: int, password: str = "") -> Seat:
-    """Take the lowest free seat; the last seat starts the match in the same transaction."""
+def table_join(
+    *, player: Player, table_id: int, password: str = "", client_ip: str | None = None
+) -> Seat:
+    """Take the lowest free seat; the last seat starts the match in the same transaction.
+
+    ``client_ip`` is the requesting browser's address (behind a proxy, as the trusted-proxy
+    settings read it): wrong passwords are counted per address too.
+    """
     with transaction.atomic():
         table = _locked_table(table_id)
         existing = Seat.objects.filter(table=table, player=player).first()
@@ -261,7 +285,7 @@ def table_join(*, player: Player, table_id: int, password: str = "") -> Seat:
                 gettext("Guests play free tables only. Sign up to play for Domino Coin."),
                 code="guest_coins",
             )
-        _check_access(table, player, password)
+        _check_access(table, player, password, client_ip)
         _check_can_sit(player, table.stake)
         position = min(set(range(table.seats_total)) - taken)
         seat = _sit(table, player, position)

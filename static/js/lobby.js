@@ -1,12 +1,41 @@
 // The lobby, live: tables appear, fill, start and vanish without a reload.
+//
+// The server sends one page of the newest tables of this page's filter with the count of all
+// of them, then an event per table change; older pages come on "Show older tables". A change
+// is drawn when its table falls inside the pages loaded so far (docs/protocol.md § The lobby
+// socket), and the count follows tables opened and closed.
 import { connect, handlePlayerEvents } from "./live.js";
+
+const ngettextOr =
+  typeof window.ngettext === "function"
+    ? window.ngettext
+    : (singular, plural, count) => (count === 1 ? singular : plural);
 
 const list = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
+const countLine = document.getElementById("table-count");
+const moreLine = document.getElementById("more-tables-line");
+const moreLink = document.getElementById("more-tables");
 const friendsList = document.getElementById("friends-online");
 const noFriends = document.getElementById("no-friends");
 const notifications = document.getElementById("notifications");
 const filters = new URLSearchParams(window.location.search);
+// A page opened at "?before=<id>" shows only tables older than that one.
+const before = filters.get("before") ? Number(filters.get("before")) : null;
+
+let count = Number(countLine.dataset.count);
+let more = !moreLine.hidden;
+
+function query(extra) {
+  const params = new URLSearchParams();
+  for (const key of ["game", "stake"]) {
+    if (filters.get(key)) params.set(key, filters.get(key));
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== null) params.set(key, value);
+  }
+  return params.toString();
+}
 
 function matchesFilters(table) {
   const game = filters.get("game");
@@ -14,6 +43,35 @@ function matchesFilters(table) {
   if (game && table.game !== game) return false;
   if (stake !== null && stake !== "" && String(table.stake) !== stake) return false;
   return true;
+}
+
+function shownIds() {
+  return [...list.children].map((item) => Number(item.dataset.tableId));
+}
+
+function oldestShown() {
+  const ids = shownIds();
+  return ids.length ? Math.min(...ids) : null;
+}
+
+// Is a table with this id inside the pages loaded so far?
+function inWindow(id) {
+  if (before !== null && id >= before) return false;
+  const oldest = oldestShown();
+  return !more || oldest === null || id > oldest;
+}
+
+function showCount() {
+  countLine.dataset.count = String(count);
+  countLine.textContent = interpolate(
+    ngettextOr("%(count)s open table", "%(count)s open tables", count),
+    { count },
+    true,
+  );
+  moreLine.hidden = !more;
+  const oldest = oldestShown();
+  if (oldest !== null) moreLink.href = `?${query({ before: oldest })}`;
+  empty.hidden = list.children.length > 0;
 }
 
 function el(tag, className, text) {
@@ -62,22 +120,34 @@ function render(table) {
   return item;
 }
 
-function upsert(table) {
+// Put a table in its place, newest (highest id) first; true when it was not shown before.
+function place(table) {
   const existing = list.querySelector(`[data-table-id="${table.id}"]`);
-  if (!matchesFilters(table)) {
-    if (existing) existing.remove();
-  } else if (existing) {
+  if (existing) {
     existing.replaceWith(render(table));
-  } else {
-    list.prepend(render(table));
+    return false;
   }
-  empty.hidden = list.children.length > 0;
+  const next = [...list.children].find((item) => Number(item.dataset.tableId) < table.id);
+  list.insertBefore(render(table), next || null);
+  return true;
 }
 
-function remove(id) {
-  const existing = list.querySelector(`[data-table-id="${id}"]`);
-  if (existing) existing.remove();
-  empty.hidden = list.children.length > 0;
+function tableChanged(table) {
+  if (!matchesFilters(table) || !inWindow(table.id)) return;
+  if (place(table)) count += 1;
+  showCount();
+}
+
+function tableRemoved(message) {
+  const existing = list.querySelector(`[data-table-id="${message.id}"]`);
+  if (existing) {
+    existing.remove();
+    count -= 1;
+  } else if (matchesFilters(message) && !inWindow(message.id) && (before === null || message.id < before)) {
+    count -= 1; // one of the older tables not loaded yet
+  }
+  count = Math.max(count, 0);
+  showCount();
 }
 
 function showFriends(friends) {
@@ -93,20 +163,31 @@ function showFriends(friends) {
   noFriends.hidden = friends.length > 0;
 }
 
-connect("/ws/lobby/", {
+const lobby = connect(`/ws/lobby/?${query({ before })}`, {
   onMessage(message) {
     if (handlePlayerEvents(message, notifications)) return;
     if (message.type === "lobby") {
-      list.replaceChildren();
-      message.tables.forEach(upsert);
-      empty.hidden = list.children.length > 0;
+      list.replaceChildren(...message.tables.map(render));
+      count = message.count;
+      more = message.more;
+      showCount();
       showFriends(message.friends_online);
+    } else if (message.type === "tables") {
+      message.tables.forEach(place);
+      more = message.more;
+      showCount();
     } else if (message.type === "table") {
-      upsert(message.table);
+      tableChanged(message.table);
     } else if (message.type === "table_removed") {
-      remove(message.id);
+      tableRemoved(message);
     } else if (message.type === "pong") {
       showFriends(message.friends_online);
     }
   },
+});
+
+// With the socket open, older tables are added in place; without it the link opens the page.
+moreLink.addEventListener("click", (event) => {
+  const oldest = oldestShown();
+  if (oldest !== null && lobby.send({ type: "more", before: oldest })) event.preventDefault();
 });

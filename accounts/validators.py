@@ -1,0 +1,30 @@
+"""The one rule for a player's name, applied wherever a name is made: sign-up, the admin's user
+and player forms, and guests. Names stored before the rule keep working everywhere."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+NAME_MIN_LENGTH = 3
+NAME_MAX_LENGTH = 24
+# Letters of any script, digits, "_" and "-": \w is letters, digits and "_" for str patterns.
+_NAME = re.compile(r"[\w-]+", re.UNICODE)
+
+
+def validate_player_name(name: str) -> None:
+    if not NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH or not _NAME.fullmatch(name):
+        raise ValidationError(
+            _(
+                "A name is %(min)s to %(max)s letters, digits, “_” or “-”, "
+                "with no spaces or other signs."
+            ),
+            code="invalid_name",
+            params={"min": NAME_MIN_LENGTH, "max": NAME_MAX_LENGTH},
+        )
+
+
+# allauth reads ACCOUNT_USERNAME_VALIDATORS as the dotted path of a list.
+USERNAME_VALIDATORS = [validate_player_name]

@@ -1,0 +1,130 @@
+"""Item 3: Celery beat runs from a fresh checkout on PostgreSQL + Redis, and a dead beat stops
+``scripts/serve.py`` with a message instead of leaving a site with no sweeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import TableConnection
+
+from .conftest import ROOT, end_server_sessions, free_port, many_open_tables
+
+PRINT_BEAT_FOLDER = """
+import json, os, django
+from django.conf import settings
+django.setup()
+folder = os.path.dirname(settings.CELERY_BEAT_SCHEDULE_FILENAME)
+print(json.dumps({"folder": folder, "exists": os.path.isdir(folder)}))
+"""
+
+
+def _fresh_clone_env(var_dir) -> dict[str, str]:
+    """A fresh checkout's environment: no settings module chosen, nothing under VAR_DIR."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    env["VAR_DIR"] = str(var_dir)
+    return env
+
+
+def test_settings_on_postgres_and_redis_make_the_folder_beat_writes_to(tmp_path):
+    """Pass: loading the settings with DATABASE_URL and REDIS_URL and an empty VAR_DIR leaves
+    the folder of CELERY_BEAT_SCHEDULE_FILENAME in place."""
+    env = {
+        **_fresh_clone_env(tmp_path / "var"),
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/anything",
+        "REDIS_URL": "redis://127.0.0.1:6379/4",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", PRINT_BEAT_FOLDER],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["exists"] and seen["folder"].startswith(str(tmp_path)), seen
+
+
+def _collect(stream, lines: list[str]) -> None:
+    for line in stream:
+        lines.append(line)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_dead_beat(
+    tmp_path,
+):
+    """Pass: ``scripts/serve.py`` on the test database and Redis, with nothing under VAR_DIR,
+    runs the live sweep (a dead socket's presence row is removed); when its beat process is
+    killed, serve.py says so and stops everything with a non-zero exit code."""
+    table = many_open_tables(1)[0]
+    stale = TableConnection.objects.create(
+        channel_name="specific.dead-process!1",
+        table=table,
+        seat=None,
+        last_seen_at=timezone.now() - timedelta(minutes=10),
+    )
+    db = settings.DATABASES["default"]
+    env = {
+        **_fresh_clone_env(tmp_path / "var"),
+        "DATABASE_URL": (
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+            f"/{db['NAME']}"
+        ),
+        "LIVE_SWEEP_SECONDS": "1",
+        "PGAPPNAME": "reliability-under-test",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "scripts/serve.py", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    reader = threading.Thread(target=_collect, args=(server.stdout, lines), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and TableConnection.objects.filter(pk=stale.pk).exists():
+            assert server.poll() is None, "".join(lines)
+            time.sleep(0.5)
+        output = "".join(lines)
+        assert not TableConnection.objects.filter(pk=stale.pk).exists(), output
+        assert "FileNotFoundError" not in output
+
+        beat = next(line for line in lines if line.startswith("beat: pid "))
+        os.kill(int(beat.split()[2]), signal.SIGKILL)
+        server.wait(timeout=60)
+        reader.join(timeout=10)
+        output = "".join(lines)
+        assert server.returncode != 0, output
+        assert "beat exited" in output and "Stopped." in output, output
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+        end_server_sessions()
