@@ -1,5 +1,7 @@
-"""`make run`: the whole site from one command — Daphne (HTTP + websockets) and a Celery
-worker with beat — stopped together on Ctrl-C.
+"""`make run`: the whole site from one command — Daphne (HTTP + websockets), a Celery worker
+and Celery beat — stopped together on Ctrl-C. When any of the three dies, the others are
+stopped and the exit code says so: a site without beat has no sweeps, no table expiry and no
+session cleanup, so it must not go on quietly.
 
 Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000]
 """
@@ -16,6 +18,44 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+# Daphne's frame limit applies to what the server sends as well as to what it receives, so it
+# is set far above any frame the site sends (a lobby page, a table's state); what a client may
+# send is limited lower by the consumers themselves (LIVE_MAX_MESSAGE_BYTES, docs/protocol.md
+# § Limits). It still bounds the memory one unauthenticated frame can take.
+DAPHNE_MAX_MESSAGE_BYTES = 1024 * 1024
+
+
+def commands(host: str, port: int | str) -> dict[str, list[str]]:
+    """The three processes, by name (also what the tests start)."""
+    celery = [str(BIN / "celery"), "-A", "config"]
+    return {
+        "web": [
+            str(BIN / "daphne"),
+            "--bind",
+            host,
+            "--port",
+            str(port),
+            "--websocket_timeout",
+            "-1",
+            "--websocket-max-message-size",
+            str(DAPHNE_MAX_MESSAGE_BYTES),
+            "--websocket-max-frame-size",
+            str(DAPHNE_MAX_MESSAGE_BYTES),
+            "config.asgi:application",
+        ],
+        "worker": [
+            *celery,
+            "worker",
+            "--pool",
+            "threads",
+            "--concurrency",
+            "4",
+            "--loglevel",
+            "INFO",
+        ],
+        # Beat on its own: if it dies, that is a process exit this script sees.
+        "beat": [*celery, "beat", "--loglevel", "INFO"],
+    }
 
 
 def main() -> int:
@@ -24,43 +64,13 @@ def main() -> int:
     parser.add_argument("--port", default=os.environ.get("PORT", "8000"))
     args = parser.parse_args()
 
-    env = dict(os.environ)
-    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-    commands = {
-        "web": [
-            str(BIN / "daphne"),
-            "--bind",
-            args.host,
-            "--port",
-            str(args.port),
-            "--websocket_timeout",
-            "-1",
-            # Refuse huge frames before they reach the application (close 1009); the table
-            # consumer's own limit is lower (LIVE_MAX_MESSAGE_BYTES, docs/protocol.md § Limits).
-            "--websocket-max-message-size",
-            "8192",
-            "--websocket-max-frame-size",
-            "8192",
-            "config.asgi:application",
-        ],
-        "worker": [
-            str(BIN / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--beat",
-            "--pool",
-            "threads",
-            "--concurrency",
-            "4",
-            "--loglevel",
-            "INFO",
-        ],
-    }
+    # The settings module follows DJANGO_ENV in every process (config.mode); none is forced here.
     processes = {
-        name: subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-        for name, command in commands.items()
+        name: subprocess.Popen(command, cwd=ROOT, env=dict(os.environ), start_new_session=True)
+        for name, command in commands(args.host, args.port).items()
     }
+    for name, process in processes.items():
+        print(f"{name}: pid {process.pid}", flush=True)
     print(f"Serving on http://{args.host}:{args.port}/ — press Ctrl-C to stop.", flush=True)
 
     stopping = False
@@ -76,7 +86,7 @@ def main() -> int:
         for name, process in processes.items():
             if process.poll() is not None:
                 print(f"{name} exited with code {process.returncode}; stopping.", flush=True)
-                exit_code = process.returncode or 1
+                exit_code = process.returncode if process.returncode > 0 else 1
                 stopping = True
         time.sleep(0.3)
 

@@ -89,8 +89,7 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
     env = {
         **_fresh_clone_env(tmp_path / "var"),
         "DATABASE_URL": (
-            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-            f"/{db['NAME']}"
+            f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
         ),
         "LIVE_SWEEP_SECONDS": "1",
         "PGAPPNAME": "reliability-under-test",

@@ -59,7 +59,11 @@ def test_production_mode_sends_the_policy(tmp_path):
     )
     result = subprocess.run(
         [sys.executable, "-c", PRODUCTION_HEADER],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     status, header = result.stdout.strip().split(" ", 1)

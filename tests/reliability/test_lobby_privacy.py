@@ -8,7 +8,7 @@ the invited and the seated. The lobby consumer relays and never filters.
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 
 from accounts import services as account_services
 from games.services import lobby

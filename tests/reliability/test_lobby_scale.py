@@ -13,7 +13,7 @@ import json
 
 import pytest
 import websockets
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 from django.conf import settings
 from django.test import Client
 

@@ -86,8 +86,12 @@ def test_fresh_guest_sessions_cannot_guess_a_table_password_without_limit():
     addresses, a new guest with the right password is paused too: nobody was seated."""
     alice = make_player("alice")
     table = lobby.table_create(
-        creator=alice, game="japanese_joker", options={}, stake=0,
-        visibility="password", password="open-sesame",
+        creator=alice,
+        game="japanese_joker",
+        options={},
+        stake=0,
+        visibility="password",
+        password="open-sesame",
     )
     for index in range(PASSWORD_ATTEMPTS_PER_TABLE):
         page = _try_password(_guest(f"192.0.2.{index}"), table.pk, f"guess{index}")
@@ -102,8 +106,12 @@ def test_one_address_is_paused_on_a_table_while_others_still_join():
     pause that address (even with the right password); a guest elsewhere sits down."""
     alice = make_player("alice")
     table = lobby.table_create(
-        creator=alice, game="japanese_joker", options={}, stake=0,
-        visibility="password", password="open-sesame",
+        creator=alice,
+        game="japanese_joker",
+        options={},
+        stake=0,
+        visibility="password",
+        password="open-sesame",
     )
     for index in range(PASSWORD_ATTEMPTS_PER_ADDRESS):
         _try_password(_guest("192.0.2.7"), table.pk, f"guess{index}")
@@ -119,18 +127,26 @@ def test_behind_a_trusted_proxy_table_guesses_count_per_client_address():
     X-Forwarded-For, not on the proxy every guest comes through."""
     alice = make_player("alice")
     table = lobby.table_create(
-        creator=alice, game="japanese_joker", options={}, stake=0,
-        visibility="password", password="open-sesame",
+        creator=alice,
+        game="japanese_joker",
+        options={},
+        stake=0,
+        visibility="password",
+        password="open-sesame",
     )
     for index in range(PASSWORD_ATTEMPTS_PER_ADDRESS):
         guesser = _guest(PROXY)
         guesser.post(
-            f"/tables/{table.pk}/join/", {"password": f"guess{index}"},
-            REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.9",
+            f"/tables/{table.pk}/join/",
+            {"password": f"guess{index}"},
+            REMOTE_ADDR=PROXY,
+            HTTP_X_FORWARDED_FOR="203.0.113.9",
         )
     friend = _guest(PROXY)
     friend.post(
-        f"/tables/{table.pk}/join/", {"password": "open-sesame"},
-        REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.10",
+        f"/tables/{table.pk}/join/",
+        {"password": "open-sesame"},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR="203.0.113.10",
     )
     assert Seat.objects.filter(table=table).count() == 2

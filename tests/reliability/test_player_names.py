@@ -14,7 +14,11 @@ from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-SIGNUP = {"email": "new@example.com", "password1": "tbilisi-joker-77", "password2": "tbilisi-joker-77"}
+SIGNUP = {
+    "email": "new@example.com",
+    "password1": "tbilisi-joker-77",
+    "password2": "tbilisi-joker-77",
+}
 
 
 def _legacy_player(name: str) -> Player:
@@ -92,8 +96,12 @@ def test_the_user_admin_cannot_make_a_username_outside_the_rule(username):
     """Pass: adding a user with such a name is refused with an error on the username."""
     response = _admin_client().post(
         "/admin/auth/user/add/",
-        {"username": username, "password1": "pw-long-enough-7", "password2": "pw-long-enough-7",
-         "usable_password": "true"},
+        {
+            "username": username,
+            "password1": "pw-long-enough-7",
+            "password2": "pw-long-enough-7",
+            "usable_password": "true",
+        },
     )
     assert response.status_code == 200
     assert response.context["adminform"].form.errors.get("username")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 from django.conf import settings
 
 from tests.conftest import make_player
