@@ -68,9 +68,9 @@ async def test_a_foreign_origin_is_refused():
 @pytest.mark.parametrize(
     ("frame", "code"),
     [
-        ("not json", "bad_message"),
+        ("not json", "bad_json"),
         ('{"type": "dance"}', "bad_message"),
-        ("[1, 2]", "bad_message"),
+        ("[1, 2]", "bad_json"),
         ('{"type": "ping", "payload": 5}', "bad_payload"),
     ],
 )

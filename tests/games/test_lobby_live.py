@@ -178,12 +178,24 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     assert reply == {
         "type": "error",
         "code": "bad_message",
-        "message": 'The lobby understands {"type": "ping"} and {"type": "sync"}.',
+        "message": (
+            'The lobby understands {"type": "ping"}, {"type": "sync"} and'
+            ' {"type": "more", "before": 12}.'
+        ),
     }
-    await bob_socket.send_json_to(["not", "an", "object"])
+    await bob_socket.send_json_to({"type": "dance"})
     reply = await bob_socket.receive_json_from(timeout=5)
     while reply["type"] != "error":
         reply = await bob_socket.receive_json_from(timeout=5)
     assert reply["code"] == "bad_message" and reply["message"].startswith("Лобби понимает")
+    await bob_socket.send_json_to(["not", "an", "object"])
+    reply = await bob_socket.receive_json_from(timeout=5)
+    while reply["type"] != "error":
+        reply = await bob_socket.receive_json_from(timeout=5)
+    assert reply == {
+        "type": "error",
+        "code": "bad_json",
+        "message": "Сообщение — это JSON-объект с полем 'type'.",
+    }
     await socket.disconnect()
     await bob_socket.disconnect()
