@@ -150,3 +150,7 @@ def daphne(tmp_path) -> Iterator[Daphne]:
     server = Daphne(tmp_path).start()
     yield server
     server.stop()
+
+
+# The browser tests' server and Chromium (tests/e2e), for the policy check in a real browser.
+from tests.e2e.conftest import browser, chromium_path, e2e_server  # noqa: E402, F401
