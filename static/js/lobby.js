@@ -143,8 +143,10 @@ function tableRemoved(message) {
   if (existing) {
     existing.remove();
     count -= 1;
-  } else if (matchesFilters(message) && !inWindow(message.id) && (before === null || message.id < before)) {
-    count -= 1; // one of the older tables not loaded yet
+  } else {
+    const oldest = oldestShown();
+    // One of the older tables, counted but not loaded yet.
+    if (more && oldest !== null && message.id < oldest && matchesFilters(message)) count -= 1;
   }
   count = Math.max(count, 0);
   showCount();

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 import websockets
@@ -114,3 +115,47 @@ async def test_through_daphne_started_like_serve_the_lobby_survives_1000_tables(
             await asyncio.wait_for(ws.recv(), 10)
         assert closed.value.rcvd.code == 4009
     assert "Traceback" not in daphne.output()
+
+
+@pytest.mark.slow
+def test_in_the_browser_the_lobby_shows_a_page_the_count_and_loads_older_tables_in_place(
+    browser, e2e_server
+):
+    """Pass: in Chromium, with 60 open tables the lobby shows 50 and "60 open tables"; "Show
+    older tables" adds the other 10 without leaving the page and then disappears; a table
+    opened meanwhile appears first and the count says 61; cancelling it brings 60 back."""
+    if e2e_server.env.get("DATABASE_URL") is None:
+        pytest.skip("the browser's server shares the test database on PostgreSQL only")
+    many_open_tables(60)
+    context = browser.new_context(base_url=e2e_server.url, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto("/")
+    entries = page.locator("#tables .table-entry")
+    assert entries.count() == settings.LOBBY_PAGE_SIZE
+    assert page.locator("#table-count").inner_text() == "60 open tables"
+    url = page.url
+    page.get_by_role("link", name="Show older tables").click()
+    page.wait_for_function("() => document.querySelectorAll('#tables .table-entry').length === 60")
+    assert page.url == url
+    assert page.locator("#more-tables-line").is_hidden()
+
+    # Another browser opens a table (through the server, whose channel layer the page hears).
+    host = browser.new_context(base_url=e2e_server.url, locale="en-US").new_page()
+    host.goto("/")
+    host.get_by_role("button", name="Play as guest").click()
+    host.goto("/tables/new/classic_joker/")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table_id = host.url.rstrip("/").rsplit("/", 1)[1]
+    page.wait_for_function("() => document.querySelectorAll('#tables .table-entry').length === 61")
+    assert entries.first.get_attribute("data-table-id") == table_id
+    assert page.locator("#table-count").inner_text() == "61 open tables"
+    host.get_by_role("button", name="Cancel the table").click()
+    page.wait_for_function("() => document.querySelectorAll('#tables .table-entry').length === 60")
+    assert page.locator("#table-count").inner_text() == "60 open tables"
+    host.context.close()
+    context.close()
+    assert not errors, errors

@@ -150,3 +150,31 @@ def test_behind_a_trusted_proxy_table_guesses_count_per_client_address():
         HTTP_X_FORWARDED_FOR="203.0.113.10",
     )
     assert Seat.objects.filter(table=table).count() == 2
+
+
+def test_the_trusted_proxy_settings_come_from_the_deploy_environment(tmp_path):
+    """Pass: TRUSTED_PROXY_COUNT and TRUSTED_CLIENT_IP_HEADER (README § Deploying) become
+    allauth's settings, which both the login limits and the table-password limits read."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    code = (
+        "import json, django; django.setup(); from allauth import app_settings as a; "
+        "print(json.dumps([a.TRUSTED_PROXY_COUNT, a.TRUSTED_CLIENT_IP_HEADER]))"
+    )
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "VAR_DIR": str(tmp_path),
+        "TRUSTED_PROXY_COUNT": "2",
+        "TRUSTED_CLIENT_IP_HEADER": "X-Real-IP",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [2, "X-Real-IP"]
