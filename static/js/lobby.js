@@ -170,6 +170,7 @@ const lobby = connect(`/ws/lobby/?${query({ before })}`, {
     if (handlePlayerEvents(message, notifications)) return;
     if (message.type === "lobby") {
       list.replaceChildren(...message.tables.map(render));
+      list.dataset.live = "yes"; // the list now follows the server (tests wait for this)
       count = message.count;
       more = message.more;
       showCount();

@@ -133,6 +133,7 @@ def test_in_the_browser_the_lobby_shows_a_page_the_count_and_loads_older_tables_
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto("/")
+    page.wait_for_selector("#tables[data-live='yes']", state="attached")
     entries = page.locator("#tables .table-entry")
     assert entries.count() == settings.LOBBY_PAGE_SIZE
     assert page.locator("#table-count").inner_text() == "60 open tables"
