@@ -51,6 +51,7 @@ async def test_a_flood_of_pings_is_cut_off_with_flood_and_4008(path):
         assert pongs >= settings.LIVE_RATE_BURST
     assert [e["code"] for e in errors] == ["flood"]
     assert closed["code"] == 4008
+    await socket.disconnect()
 
 
 @pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/ping/"])
@@ -70,3 +71,4 @@ async def test_ten_bad_messages_close_the_socket_with_4008(path):
         codes.append(json.loads(output["text"])["code"])
     assert codes == ["bad_message"] * settings.LIVE_MAX_BAD_MESSAGES + ["too_many_errors"]
     assert output["code"] == 4008
+    await socket.disconnect()
