@@ -1,5 +1,10 @@
-"""Websocket routes; each consumer lives in the app that owns it."""
+"""Websocket routes; each consumer lives in the app that owns it.
 
+The table socket reads nothing before it has accepted the handshake: it gets the session only
+(resolved lazily) and finds its player itself, in its database pool."""
+
+from channels.auth import AuthMiddlewareStack
+from channels.sessions import SessionMiddlewareStack
 from django.urls import path
 
 from accounts.consumers import PingConsumer
@@ -7,7 +12,7 @@ from games.consumers.lobby import LobbyConsumer
 from games.consumers.table import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/ping/", PingConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
-    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/ping/", AuthMiddlewareStack(PingConsumer.as_asgi())),
+    path("ws/lobby/", AuthMiddlewareStack(LobbyConsumer.as_asgi())),
+    path("ws/table/<int:table_id>/", SessionMiddlewareStack(TableConsumer.as_asgi())),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from functools import cached_property
 from typing import Any
 
@@ -52,3 +53,22 @@ class LenientJsonConsumer(AsyncJsonWebsocketConsumer):
             return await super().decode_json(text_data)
         except ValueError:
             return None
+
+
+class TokenBucket:
+    """A socket's rate limit: ``burst`` messages at once, then ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 
 from .models import Invitation, Match, MatchEvent, Seat, Table
 from .rules import get_game
-from .services.play import match_cancel
+from .services.matches import match_cancel
 
 
 class SeatInline(admin.TabularInline):

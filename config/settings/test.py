@@ -21,3 +21,7 @@ WHITENOISE_AUTOREFRESH = True
 # Threads and async consumers in tests open their own connections; close them after each use so
 # the test database can be dropped at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# SQLite's in-memory test database is shared between connections with table locks that do not
+# wait (no busy timeout), so the socket pool gets one thread there; PostgreSQL gets the default.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    LIVE_DB_THREADS = 1

@@ -30,6 +30,7 @@ from ..catalog import GAME_TITLES, STAKES
 from ..models import Invitation, Match, Seat, Table
 from ..rules import RulesError, get_game
 from ..rules_text import rules_message
+from .matches import match_started, publish_roles
 
 MIN_PASSWORD_LENGTH = 4
 PASSWORD_ATTEMPTS = 5  # wrong passwords per player and table before a pause
@@ -81,6 +82,7 @@ def table_publish(table: Table) -> None:
         .get(pk=table.pk)
     )
     entry = lobby_entry(table) if table.status == Table.Status.OPEN else None
+    publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again
     realtime.publish_on_commit(
         realtime.LOBBY_GROUP,
         {
@@ -392,8 +394,6 @@ def table_start(table: Table) -> Match | None:
             realtime.player_group(seat.player_id),
             {"type": "player.match_started", "table": table.pk, "url": f"/tables/{table.pk}/"},
         )
-    from .play import match_started  # the live-play service arms the clocks
-
     match_started(match)
     return match
 
