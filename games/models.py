@@ -147,6 +147,8 @@ class Match(models.Model):
     # When the seat to act gets an automatic move (README § 0.6 turn clock), or a computer seat
     # its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Someone who holds no seat has the table open: only then is a spectators' frame built.
+    watched = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

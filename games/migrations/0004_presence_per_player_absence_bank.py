@@ -42,4 +42,9 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.RemoveField(model_name="match", name="turn_remaining_ms"),
+        migrations.AddField(
+            model_name="match",
+            name="watched",
+            field=models.BooleanField(default=False),
+        ),
     ]

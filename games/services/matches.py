@@ -79,17 +79,18 @@ def engine_state(match: Match) -> Any:
     return get_game(match.game).from_dict(match.state)
 
 
-def refresh_connected(table_id: int, seats: list[Seat], now: datetime) -> bool:
-    """Recompute each seat's ``connected`` from its player's live sockets at the table (of a
-    server that still beats). Saves what changed; returns whether anything did. Lock held."""
+def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
+    """Recompute who is here from the live sockets at the table (of servers that still beat):
+    each seat's ``connected``, and whether anyone without a seat watches. Saves the seats that
+    changed (the caller saves ``match.watched``); returns whether a seat changed. Lock held."""
     alive = LiveServer.objects.filter(last_seen_at__gte=now - _stale())
     live = set(
-        TableConnection.objects.filter(
-            table_id=table_id,
-            player_id__in=[seat.player_id for seat in seats],
-            server__in=alive,
-        ).values_list("player_id", flat=True)
+        TableConnection.objects.filter(table_id=match.table_id, server__in=alive).values_list(
+            "player_id", flat=True
+        )
     )
+    seated = {seat.player_id for seat in seats}
+    match.watched = bool(live - seated)
     changed = False
     for seat in seats:
         connected = seat.player_id in live
@@ -118,13 +119,14 @@ def publish_state(match: Match, state: Any, seats: list[Seat], now: datetime) ->
                 "frame": frames.state_frame(table, match, state, seats, seat.position, now),
             },
         )
-    realtime.publish_on_commit(
-        realtime.table_spectator_group(table.pk),
-        {
-            "type": realtime.FRAME,
-            "frame": frames.state_frame(table, match, state, seats, None, now),
-        },
-    )
+    if match.watched:  # nobody without a seat has the table open: no spectators' frame
+        realtime.publish_on_commit(
+            realtime.table_spectator_group(table.pk),
+            {
+                "type": realtime.FRAME,
+                "frame": frames.state_frame(table, match, state, seats, None, now),
+            },
+        )
 
 
 def publish_to_table(table_id: int, frame: dict[str, Any]) -> None:
@@ -204,9 +206,9 @@ def match_started(match: Match) -> None:
     now = timezone.now()
     state = engine_state(match)
     seats = table_seats(match.table_id)
-    refresh_connected(match.table_id, seats, now)
+    refresh_connected(match, seats, now)
     arm_clocks(match, state, seats, now, new_turn=True)
-    match.save(update_fields=["turn_deadline"])
+    match.save(update_fields=["turn_deadline", "watched"])
     publish_state(match, state, seats, now)
     publish_roles(match.table_id)
 

@@ -108,7 +108,7 @@ def socket_connect(
             defaults={"server": server, "table_id": table_id, "player": player},
         )
         seats = table_seats(table_id)
-        if match is not None and player is not None:
+        if match is not None:
             _presence_changed(match, seats, now)
         return _snapshot(table, match, seats, player, now)
 
@@ -126,13 +126,16 @@ def socket_disconnect(*, channel_name: str, now: datetime | None = None) -> None
     with transaction.atomic():
         match = locked_match(table_id=row["table_id"])  # Lock: see socket_connect.
         TableConnection.objects.filter(pk=row["pk"]).delete()
-        if match is not None and row["player_id"] is not None:
+        if match is not None:
             _presence_changed(match, table_seats(row["table_id"]), now)
 
 
 def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
     """Recompute who is here, re-arm the clocks, tell the table. Lock held."""
-    changed = refresh_connected(match.table_id, seats, now)
+    watched = match.watched
+    changed = refresh_connected(match, seats, now)
+    if match.watched != watched:
+        match.save(update_fields=["watched"])
     if match.status != Match.Status.PLAYING:
         if changed:
             publish_to_table(match.table_id, frames.presence_frame(match, None, seats, now))
