@@ -18,6 +18,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import OperationalError
@@ -318,7 +319,10 @@ class TableConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         version = frame.get("version")
         if isinstance(version, int) and version > self.version:
             self.version = version
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        try:
+            await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        except Disconnected:  # the client left while we were sending; its disconnect follows
+            self.closing = True
 
     async def _error(self, code: str, message: str, action_id: str | None = None) -> None:
         await self._send({"type": "error", "code": code, "message": message, "id": action_id})
