@@ -1,6 +1,11 @@
-"""Websocket routes; each consumer lives in the app that owns it. Any other path is closed with
-4004 (docs/protocol.md § Close codes) rather than failing the handshake."""
+"""Websocket routes; each consumer lives in the app that owns it.
 
+The table socket reads nothing before it has accepted the handshake: it gets the session only
+(resolved lazily) and finds its player itself, in its database pool. Any other path is closed
+with 4004 (docs/protocol.md § Close codes) rather than failing the handshake."""
+
+from channels.auth import AuthMiddlewareStack
+from channels.sessions import SessionMiddlewareStack
 from django.urls import path, re_path
 
 from accounts.consumers import PingConsumer
@@ -9,8 +14,8 @@ from games.consumers.lobby import LobbyConsumer
 from games.consumers.table import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/ping/", PingConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
-    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/ping/", AuthMiddlewareStack(PingConsumer.as_asgi())),
+    path("ws/lobby/", AuthMiddlewareStack(LobbyConsumer.as_asgi())),
+    path("ws/table/<int:table_id>/", SessionMiddlewareStack(TableConsumer.as_asgi())),
     re_path(r"", NotFoundConsumer.as_asgi()),
 ]

@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 
 from .models import Invitation, Match, MatchEvent, Seat, Table
 from .rules import get_game
-from .services.play import match_cancel
+from .services.matches import match_cancel
 
 
 class SeatInline(admin.TabularInline):
@@ -50,11 +50,22 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
+    """Seats are read-only here: who holds a seat changes only through the table and match
+    services, which tell every open socket at the table what it may now see."""
+
     list_display = ["table", "position", "player", "active", "forfeited", "is_bot", "joined_at"]
     list_filter = ["active", "forfeited", "is_bot", "table__game"]
     search_fields = ["player__name", "=table__id"]
     list_select_related = ["table", "player"]
-    raw_id_fields = ["table", "player"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Invitation)

@@ -77,14 +77,24 @@ def _check_keys(data: dict[str, Any], required: set[str], optional: set[str] = f
         )
 
 
+def _is_action_id(value: Any) -> bool:
+    """Printable ASCII only: an id is stored and compared, never shown, and a NUL or a lone
+    surrogate must not reach the database."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= MAX_ACTION_ID
+        and all(" " <= char <= "~" for char in value)
+    )
+
+
 def _act(data: dict[str, Any]) -> Act:
     raw_id = data.get("id")
-    action_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ACTION_ID else None
+    action_id = raw_id if _is_action_id(raw_id) else None
     try:
         _check_keys(data, {"version", "id", "action"}, {"table"})
         if action_id is None:
             raise BadMessage(
-                gettext("'id' must be text of 1 to %(count)s characters.")
+                gettext("'id' must be 1 to %(count)s printable ASCII characters.")
                 % {"count": MAX_ACTION_ID}
             )
         if not _is_int(data["version"]) or data["version"] < 0:

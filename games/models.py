@@ -76,13 +76,16 @@ class Seat(models.Model):
     # True while the table is open or playing: a player holds one active seat at a time.
     active = models.BooleanField(default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
-    # Live play: set while the seat's last socket is closed and the table waits on it.
+    # Live play: set while the table waits on this seat and none of its player's sockets is
+    # open; the seat forfeits then. Absence is a bank for the whole match (docs/protocol.md):
+    # ``absence_used_ms`` is what earlier absences took, so short returns cannot stall a match.
     absence_deadline = models.DateTimeField(null=True, blank=True)
+    absence_used_ms = models.PositiveIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     forfeited = models.BooleanField(default=False)
     # Classic Joker: a computer player took over after a forfeit.
     is_bot = models.BooleanField(default=False)
-    # Live play: at least one fresh TableConnection row exists for this seat (docs/protocol.md).
+    # Live play: the seat's player has a live socket at the table (a TableConnection row).
     connected = models.BooleanField(default=True)
     # After the match: this seat's player accepted a rematch.
     wants_rematch = models.BooleanField(default=False)
@@ -141,10 +144,11 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True)
-    # When the seat to act gets an automatic move (README § 0.6 turn clock); None when paused.
+    # When the seat to act gets an automatic move (README § 0.6 turn clock), or a computer seat
+    # its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # While the seat to act is absent its turn clock is paused: the time it had left, kept here.
-    turn_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Someone who holds no seat has the table open: only then is a spectators' frame built.
+    watched = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -183,26 +187,34 @@ class MatchEvent(models.Model):
         return f"{self.match} v{self.version}: {self.kind}"
 
 
-class TableConnection(models.Model):
-    """One open table socket. Presence is derived from these rows, never from a counter.
+class LiveServer(models.Model):
+    """One server process holding table sockets. Its heartbeat, one row written every few
+    seconds, keeps the presence of all its sockets fresh; a process killed with ``kill -9``
+    stops beating, and the live sweep removes it with its sockets (docs/protocol.md)."""
 
-    A socket writes its row on connect, refreshes ``last_seen_at`` from a server-side timer and
-    deletes the row on close; a process killed with ``kill -9`` leaves rows that stop beating,
-    and the live sweep deletes them (docs/protocol.md § How presence survives a crash).
-    """
+    name = models.CharField(max_length=100, unique=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableConnection(models.Model):
+    """One open table socket. Presence is derived from these rows, never from a counter: a seat
+    is connected while its player has a row at the table whose server is alive."""
 
     channel_name = models.CharField(max_length=200, unique=True)
+    server = models.ForeignKey(LiveServer, on_delete=models.CASCADE, related_name="connections")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
-    # None: a spectator.
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # None: a visitor without a player (a spectator).
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     connected_at = models.DateTimeField(auto_now_add=True)
-    last_seen_at = models.DateTimeField(db_index=True)
 
     class Meta:
-        indexes = [models.Index(fields=["table", "seat"])]
+        indexes = [models.Index(fields=["table", "player"])]
 
     def __str__(self) -> str:
-        return f"{self.channel_name} at {self.table_id} (seat {self.seat})"
+        return f"{self.channel_name} at {self.table_id} (player {self.player_id})"

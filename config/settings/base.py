@@ -94,6 +94,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # No statement waits on a row lock for ever: a move on one table that cannot get its
+        # lock in time is refused ("busy") instead of holding a socket thread (LIVE_DB_THREADS).
+        _lock_timeout_ms = int(os.environ.get("DB_LOCK_TIMEOUT_MS", 5000))
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+            f"-c lock_timeout={_lock_timeout_ms}"
+        )
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -117,7 +124,15 @@ if REDIS_URL:
             "CONFIG": {
                 # A socket waits on Redis in 5-second blocking reads; redis-py 8's default socket
                 # timeout is also 5 s, so an idle socket's read would time out and drop it.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                # The pool serves every socket of a process (group_add on connect, sends): the
+                # library's default of 100 connections refused sockets past a few hundred.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", 1000)),
+                    }
+                ],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
             },
         }
@@ -163,10 +178,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 Path(CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "expire-idle-tables": {"task": "games.tasks.expire_idle_tables", "schedule": 60.0},
-    # Live play: forfeits, turn clocks and bot turns whose own task was lost; dead sockets.
+    # Live play: turn clocks, absence banks, computer moves whose task was lost, dead servers.
     "live-sweep": {
         "task": "games.tasks.live_sweep",
-        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", 5)),
+        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", 1)),
     },
     "clear-expired-sessions": {
         "task": "accounts.tasks.clear_expired_sessions",
@@ -240,13 +255,21 @@ LIVE_MAX_MESSAGE_BYTES = int(os.environ.get("LIVE_MAX_MESSAGE_BYTES", 4096))
 LIVE_RATE_PER_SECOND = float(os.environ.get("LIVE_RATE_PER_SECOND", 10))
 LIVE_RATE_BURST = int(os.environ.get("LIVE_RATE_BURST", 30))
 LIVE_MAX_BAD_MESSAGES = int(os.environ.get("LIVE_MAX_BAD_MESSAGES", 10))
-# Presence: each socket refreshes its row this often; a row older than the stale window belongs
-# to a dead process and the sweep removes it (docs/protocol.md § How presence survives a crash).
+# Presence: each server process beats this often for all its sockets; a process whose beat is
+# older than the stale window is dead and the sweep removes its sockets (docs/protocol.md § How
+# presence survives a crash). Every few beats the process re-reads all its sockets' sessions.
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 10))
+LIVE_SESSION_CHECK_BEATS = int(os.environ.get("LIVE_SESSION_CHECK_BEATS", 3))
 LIVE_CONNECTION_STALE_SECONDS = float(os.environ.get("LIVE_CONNECTION_STALE_SECONDS", 35))
-LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 5))
-# A bot seat (classic Joker, after a forfeit) moves this long after its turn comes.
+# The sweep is the site's clock: due turns and absences are found by their deadline.
+LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 1))
+# A computer seat moves this long after its turn comes, so a person can follow the trick.
 LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
+# Threads for the sockets' database work in each server process; a table waiting on its lock
+# holds one of them, never the others. SQLite writes one at a time anyway.
+LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 16 if DATABASE_URL else 2))
+# Tasks enqueued (by name) when a match finishes, after the commit that ended it.
+MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS")
 # Turn clocks run out this many times in a row: the seat abandoned the match (README § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
 

@@ -18,10 +18,13 @@ WHITENOISE_AUTOREFRESH = True
 # Threads and async consumers in tests open their own connections; close them after each use so
 # the test database can be dropped at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# SQLite's in-memory test database is shared between connections with table locks that do not
+# wait (no busy timeout), so the socket pool gets one thread there; PostgreSQL gets the default.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    LIVE_DB_THREADS = 1
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     # The ledger refuses TRUNCATE (accounts migration 0005) unless the session says otherwise;
     # the suite's own connections do, since Django empties the database between transactional
     # tests with TRUNCATE. A connection opened as the site opens one is refused.
-    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (  # noqa: F405
-        "-c joker.ledger_truncate=allowed"
-    )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
+    _options["options"] = f"{_options.get('options', '')} -c joker.ledger_truncate=allowed".strip()

@@ -31,6 +31,7 @@ from ..models import Invitation, Match, Seat, Table
 from ..rules import RulesError, get_game
 from ..rules_text import rules_message
 from ..selectors import table_audience
+from .matches import match_started, publish_roles
 
 MIN_PASSWORD_LENGTH = 4
 # Wrong passwords for one table before a pause of PASSWORD_PAUSE_SECONDS: per player, per
@@ -90,6 +91,7 @@ def table_publish(table: Table) -> None:
         "stake": table.stake,
         "table": lobby_entry(table) if table.status == Table.Status.OPEN else None,
     }
+    publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again
     audience = table_audience(table)
     if audience is None:
         realtime.publish_on_commit(realtime.LOBBY_GROUP, event)
@@ -416,8 +418,6 @@ def table_start(table: Table) -> Match | None:
             realtime.player_group(seat.player_id),
             {"type": "player.match_started", "table": table.pk, "url": f"/tables/{table.pk}/"},
         )
-    from .play import match_started  # the live-play service arms the clocks
-
     match_started(match)
     return match
 

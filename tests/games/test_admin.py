@@ -4,7 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.models import Match, MatchEvent, Table
+from accounts.models import Player
+from games.models import Match, MatchEvent, Seat, Table
 from games.rules import get_game
 from games.services import lobby
 
@@ -74,3 +75,15 @@ def test_admin_match_page_hides_the_seed_and_cannot_edit_the_state(admin_client)
     # The event log is append-only for admins too: nobody adds an event by hand.
     assert admin_client.get("/admin/games/matchevent/add/").status_code == 403
     assert not MatchEvent.objects.exists()
+
+
+def test_seats_are_read_only_in_the_admin(admin_client):
+    """Who holds a seat changes only through the services, which re-tell every open socket what
+    it may see; an admin editing a seat by hand would skip that."""
+    seat = Seat.objects.filter(table__status="playing").first()
+    assert admin_client.get(f"/admin/games/seat/{seat.pk}/change/").status_code == 200
+    carol = Player.objects.get(name="carol")
+    admin_client.post(f"/admin/games/seat/{seat.pk}/change/", {"player": carol.pk, "position": 0})
+    seat.refresh_from_db()
+    assert seat.player.name != "carol"
+    assert admin_client.get("/admin/games/seat/add/").status_code == 403

@@ -145,8 +145,10 @@ class Sock:
         )
 
     async def close(self) -> None:
+        """Close as a browser does, and wait until the server has handled it (its presence row is
+        gone), however busy the machine."""
         if self.closed is None:
-            await self.communicator.disconnect()
+            await self.communicator.disconnect(timeout=10)
 
 
 @sync_to_async  # closes the thread's connection, so the test database can be dropped

@@ -1,5 +1,6 @@
-"""Time and absence (rules/README.md § 0.6): grace, turn clocks, forfeits, bots, the sweep,
-the end of a match, admin cancel and the rematch, through the services, tasks and sockets."""
+"""Time and absence (rules/README.md § 0.6): the absence bank, turn clocks, forfeits, bots, the
+sweep, the end of a match, admin cancel and the rematch, through the services, tasks and
+sockets."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from django.utils import timezone
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
 from games import tasks
-from games.models import Match, MatchEvent, Seat, Table, TableConnection
-from games.services import play
+from games.models import LiveServer, Match, MatchEvent, Seat, Table
+from games.services import matches, moves, presence, rematch
 from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by name)
     Sock,
     cookie_headers,
@@ -77,12 +78,12 @@ async def test_reconnecting_before_the_deadline_means_no_forfeit(alice, bob, set
         lambda f: f["type"] == "presence" and f["seats"][waiting_seat]["absence_deadline"]
     )
     assert presence["seats"][waiting_seat]["connected"] is False
-    assert presence["clocks"]["turn_paused"] is True
     back = await _open(table.pk, player)
     await other.until(lambda f: f["type"] == "presence" and f["seats"][waiting_seat]["connected"])
-    await asyncio.sleep(0.6)  # past the old deadline: the task and the sweep find nothing to do
+    await asyncio.sleep(0.6)  # past the old deadline: a forfeit and the sweep find nothing to do
+    match_id = (await _match(table.pk)).pk
     assert (
-        await sync_to_async(tasks.forfeit_absent_seat)((await _match(table.pk)).pk, waiting_seat)
+        await sync_to_async(moves.forfeit_absent_seat)(match_id=match_id, seat=waiting_seat)
         is False
     )
     await sync_to_async(tasks.live_sweep)()
@@ -101,9 +102,10 @@ async def test_after_the_deadline_the_seat_forfeits_exactly_once(alice, bob, set
     await socks[waiting_seat].close()
     await asyncio.sleep(1.2)
     match = await _match(table.pk)
+    forfeit = sync_to_async(moves.forfeit_absent_seat)
     results = [
-        await sync_to_async(tasks.forfeit_absent_seat)(match.pk, waiting_seat),
-        await sync_to_async(tasks.forfeit_absent_seat)(match.pk, waiting_seat),
+        await forfeit(match_id=match.pk, seat=waiting_seat),
+        await forfeit(match_id=match.pk, seat=waiting_seat),
     ]
     swept = await sync_to_async(tasks.live_sweep)()
     assert results == [True, False] and swept["forfeits"] == 0
@@ -120,14 +122,15 @@ async def test_after_the_deadline_the_seat_forfeits_exactly_once(alice, bob, set
     await other.close()
 
 
-async def test_the_grace_clock_runs_only_while_the_table_waits_on_the_absent_seat(alice, bob):
+async def test_the_absence_bank_drains_only_while_the_table_waits_on_the_absent_seat(alice, bob):
     table, socks = await _jj(alice, bob)
     to_act = socks[0].state["view"]["to_act"]
     idle = 1 - to_act
     await socks[idle].close()
     mover = socks[to_act]
-    presence = await mover.until(lambda f: f["type"] == "presence")
-    assert presence["seats"][idle]["connected"] is False
+    presence = await mover.until(
+        lambda f: f["type"] == "presence" and not f["seats"][idle]["connected"]
+    )
     assert presence["seats"][idle]["absence_deadline"] is None  # not idle's turn: no countdown
     assert (await _seat(table.pk, idle)).absence_deadline is None
     while mover.state["view"]["to_act"] != idle:  # the trump, the lead: then idle's turn
@@ -135,11 +138,65 @@ async def test_the_grace_clock_runs_only_while_the_table_waits_on_the_absent_sea
         await mover.act(mover.state["view"]["legal"][0])
         await mover.until_version(version + 1)
     seat = await _seat(table.pk, idle)
-    assert seat.absence_deadline is not None
+    assert seat.absence_deadline is not None and seat.absence_used_ms == 0  # the whole bank
     match = await _match(table.pk)
-    assert match.turn_deadline is None and match.turn_remaining_ms == 45_000  # paused
+    assert match.turn_deadline is not None  # the turn clock runs on while idle is away
     assert mover.state["seats"][idle]["absence_deadline"] == seat.absence_deadline.isoformat()
     await mover.close()
+
+
+async def test_short_returns_cannot_stall_a_match_the_bank_keeps_what_each_absence_used(
+    alice, bob, settings
+):
+    """Away, back, away again: the second absence gets what is left of the bank, not a fresh
+    grace, and the turn clock does not restart across the return."""
+    settings.ABSENCE_GRACE_SECONDS = 60
+    table, socks = await _jj(alice, bob)
+    waiting = socks[0].state["view"]["to_act"]
+    player = alice if waiting == 0 else bob
+    turn_deadline = (await _match(table.pk)).turn_deadline
+    await socks[waiting].close()
+    await socks[1 - waiting].until(
+        lambda f: f["type"] == "presence" and f["seats"][waiting]["absence_deadline"]
+    )
+    first = (await _seat(table.pk, waiting)).absence_deadline
+    await asyncio.sleep(2)
+    back = await _open(table.pk, player)
+    seat = await _seat(table.pk, waiting)
+    assert seat.absence_deadline is None and seat.absence_used_ms >= 1900
+    assert (await _match(table.pk)).turn_deadline == turn_deadline  # no fresh turn clock
+    await back.close()
+    await socks[1 - waiting].until(
+        lambda f: f["type"] == "presence" and f["seats"][waiting]["absence_deadline"]
+    )
+    second = (await _seat(table.pk, waiting)).absence_deadline
+    # The second deadline is where the first one was, give or take the short time back: the two
+    # seconds spent away the first time are gone from the bank (a fresh grace would add them).
+    assert 0 <= (second - first).total_seconds() < 1.5
+    await socks[1 - waiting].close()
+
+
+async def test_an_absent_players_turn_ends_in_an_automatic_move_and_repeated_in_a_forfeit(
+    alice, bob, settings
+):
+    settings.ABSENCE_GRACE_SECONDS = 3600  # the bank outlasts the test: only the turn clock acts
+    table, socks = await _jj(alice, bob)
+    idle = socks[0].state["view"]["to_act"]
+    await socks[idle].close()
+    other = socks[1 - idle]
+    await other.until(lambda f: f["type"] == "presence" and not f["seats"][idle]["connected"])
+    assert await _expire_turn(table.pk) is True  # away, and the clock still plays for them
+    assert [e.kind for e in await _events(table.pk, "timeout")] == ["timeout"]
+    while (await _match(table.pk)).status == Match.Status.PLAYING:
+        await settle(table.pk, [other])
+        if other.state["view"]["to_act"] == idle:
+            await _expire_turn(table.pk)
+        else:
+            await other.act(other.state["view"]["legal"][0])
+    match = await _match(table.pk)
+    assert match.result["reason"] == "forfeit" and match.result["winners"] == [1 - idle]
+    assert [e.action for e in await _events(table.pk, "forfeit")] == [{"reason": "abandoned"}]
+    await other.close()
 
 
 # --- Turn clock --------------------------------------------------------------------------------
@@ -150,8 +207,8 @@ def _expire_turn(table_id):
     """The clock runs out: the task for the current version runs at (and after) the deadline."""
     match = Match.objects.get(table_id=table_id)
     late = match.turn_deadline + timedelta(seconds=1)
-    first = play.play_due_turn(match_id=match.pk, version=match.version, now=late)
-    again = play.play_due_turn(match_id=match.pk, version=match.version, now=late)
+    first = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
+    again = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
     assert again is False
     return first
 
@@ -253,7 +310,7 @@ async def test_the_last_human_leaving_classic_joker_ends_it_ranked_by_score(
     table = await sync_to_async(start_table)("classic_joker", [alice, bob, carol, dave])
     match = await _match(table.pk)
     for player in (alice, bob, carol, dave):
-        await sync_to_async(play.match_leave)(table_id=table.pk, player=player)
+        await sync_to_async(moves.match_leave)(table_id=table.pk, player=player)
     match = await _match(table.pk)
     assert match.status == Match.Status.FINISHED
     assert sorted(match.result["forfeited"]) == [0, 1, 2, 3]
@@ -262,23 +319,21 @@ async def test_the_last_human_leaving_classic_joker_ends_it_ranked_by_score(
 # --- The sweep: sockets of a dead process ---------------------------------------------------------
 
 
-async def test_the_sweep_expires_sockets_that_stopped_beating_and_starts_the_grace(alice, bob):
+async def test_the_sweep_removes_a_server_that_stopped_beating_with_its_sockets(alice, bob):
     table, socks = await _jj(alice, bob)
     to_act = socks[0].state["view"]["to_act"]
-    # The socket's process died (kill -9): its row stays but stops beating.
+    # The process died (kill -9): its heartbeat row stays but stops beating.
     long_ago = timezone.now() - timedelta(minutes=5)
-    await sync_to_async(TableConnection.objects.filter(table_id=table.pk, seat=to_act).update)(
-        last_seen_at=long_ago
-    )
-    counts = await sync_to_async(play.live_sweep)()
-    assert counts["connections"] == 1
-    seat = await _seat(table.pk, to_act)
-    assert seat.connected is False and seat.absence_deadline is not None
-    # Its socket is alive after all (a long stall): the next beat registers it again.
-    status = await sync_to_async(play.connection_heartbeat)(
-        channel_name="gone-channel", user=None, session=None
-    )
-    assert status == "gone"
+    server = await sync_to_async(LiveServer.objects.get)()
+    await sync_to_async(LiveServer.objects.filter(pk=server.pk).update)(last_seen_at=long_ago)
+    counts = await sync_to_async(presence.live_sweep)()
+    assert counts["servers"] == 1
+    seats = [await _seat(table.pk, position) for position in (0, 1)]
+    assert [seat.connected for seat in seats] == [False, False]
+    assert seats[to_act].absence_deadline is not None
+    # The process was alive after all (a long stall): its next beat finds its row gone and its
+    # sockets register again.
+    assert await sync_to_async(presence.server_beat)(server_name=server.name) is False
     for sock in socks.values():
         await sock.close()
 
@@ -290,8 +345,8 @@ async def test_an_admin_cancel_refunds_every_stake_and_tells_the_table(alice, bo
     table, socks = await _jj(alice, bob, stake=100)
     assert await sync_to_async(_balance)(alice) == 900
     match = await _match(table.pk)
-    assert await sync_to_async(play.match_cancel)(match_id=match.pk) is True
-    assert await sync_to_async(play.match_cancel)(match_id=match.pk) is False
+    assert await sync_to_async(matches.match_cancel)(match_id=match.pk) is True
+    assert await sync_to_async(matches.match_cancel)(match_id=match.pk) is False
     over = await socks[0].until(lambda f: f["type"] == "match_over")
     assert over["result"]["reason"] == "cancelled"
     assert socks[0].state["status"] == "aborted"
@@ -325,7 +380,7 @@ def test_the_admin_action_cancels_a_running_match(alice, bob, admin_client):
 
 async def test_a_rematch_opens_once_with_the_seats_rotated_when_both_accept(alice, bob):
     table, socks = await _jj(alice, bob, stake=25)
-    await sync_to_async(play.match_leave)(table_id=table.pk, player=alice)
+    await sync_to_async(moves.match_leave)(table_id=table.pk, player=alice)
     await socks[0].send({"type": "rematch"})
     offer = await socks[1].until(lambda f: f["type"] == "rematch")
     assert offer["accepted"] == [0] and offer["needed"] == [0, 1] and offer["table"] is None
@@ -340,7 +395,7 @@ async def test_a_rematch_opens_once_with_the_seats_rotated_when_both_accept(alic
     )()
     assert seats == {alice.pk: 1, bob.pk: 0}
     # A late acceptance changes nothing: the rematch exists once.
-    again = await sync_to_async(play.rematch_accept)(table_id=table.pk, player=bob)
+    again = await sync_to_async(rematch.rematch_accept)(table_id=table.pk, player=bob)
     assert again["table"] == new.pk
     assert await sync_to_async(Table.objects.filter(rematch_of=table).count)() == 1
     for sock in socks.values():
@@ -351,24 +406,27 @@ async def test_a_rematch_opens_once_with_the_seats_rotated_when_both_accept(alic
 
 
 def test_the_sweep_plays_an_overdue_turn_clock_and_an_overdue_bot_turn_whose_tasks_were_lost(
-    alice, bob, carol, dave, monkeypatch
+    alice, bob, carol, dave, monkeypatch, settings
 ):
-    monkeypatch.setattr(play, "_schedule", lambda deadlines: None)  # every task is lost
+    settings.ABSENCE_GRACE_SECONDS = 86_400  # nobody opened the page; only the clocks act here
+    monkeypatch.setattr(matches, "enqueue_on_commit", lambda *a, **k: None)  # every task is lost
     table = start_table("classic_joker", [alice, bob, carol, dave])
     match = Match.objects.get(table=table)
-    first = play._state(match).to_act
+    first = matches.engine_state(match).to_act
     later = timezone.now() + timedelta(seconds=3600)
-    assert play.live_sweep(now=later)["turns"] == 1  # the turn clock's auto-move
+    assert presence.live_sweep(now=later)["turns"] == 1  # the turn clock's auto-move
     assert [e.kind for e in MatchEvent.objects.filter(match=match)] == ["timeout"]
     match.refresh_from_db()
-    to_act = play._state(match).to_act
+    to_act = matches.engine_state(match).to_act
     leaver = Seat.objects.get(table=table, position=to_act).player
-    play.match_leave(table_id=table.pk, player=leaver)  # now a bot is to act, and its task lost
+    moves.match_leave(table_id=table.pk, player=leaver)  # now a bot is to act, and its task lost
     match.refresh_from_db()
-    assert play._state(match).to_act == to_act and match.turn_deadline is not None
-    counts = play.live_sweep(now=later)
+    assert matches.engine_state(match).to_act == to_act and match.turn_deadline is not None
+    counts = presence.live_sweep(now=later)
     assert counts["turns"] == 1
     kinds = [(e.kind, e.seat) for e in MatchEvent.objects.filter(match=match)]
     assert kinds == [("timeout", first), ("forfeit", to_act), ("bot", to_act)]
-    assert play.live_sweep(now=later)["turns"] == 0  # the next seat's clock runs from the bot move
-    assert play.live_sweep(now=later + timedelta(seconds=60))["turns"] == 1
+    assert (
+        presence.live_sweep(now=later)["turns"] == 0
+    )  # the next seat's clock runs from the bot move
+    assert presence.live_sweep(now=later + timedelta(seconds=60))["turns"] == 1

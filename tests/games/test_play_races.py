@@ -12,7 +12,7 @@ from django.db import connection
 
 from accounts.errors import ServiceError
 from games.models import Match, MatchEvent, Seat
-from games.services import play
+from games.services import matches, moves, presence
 from tests.games.test_live_support import start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -43,12 +43,12 @@ def run_threads(work: list) -> list[object]:
 def test_eight_racing_moves_on_one_turn_apply_exactly_once(alice, bob):
     table = start_table("japanese_joker", [alice, bob])
     match = Match.objects.get(table=table)
-    state = play._state(match)
+    state = matches.engine_state(match)
     player = alice if state.to_act == 0 else bob
     legal = state.legal_actions()
 
     def move(index: int):
-        return lambda: play.match_act(
+        return lambda: moves.match_act(
             table_id=table.pk,
             player=player,
             version=0,
@@ -58,7 +58,7 @@ def test_eight_racing_moves_on_one_turn_apply_exactly_once(alice, bob):
 
     results = run_threads([move(i) for i in range(8)])
     outcomes = Counter(
-        "applied" if isinstance(r, play.Outcome) else getattr(r, "code", repr(r)) for r in results
+        "applied" if isinstance(r, moves.Outcome) else getattr(r, "code", repr(r)) for r in results
     )
     assert outcomes == {"applied": 1, "stale": 7}
     match.refresh_from_db()
@@ -69,17 +69,17 @@ def test_eight_racing_moves_on_one_turn_apply_exactly_once(alice, bob):
 def test_the_same_action_id_sent_from_racing_reconnects_applies_once(alice, bob):
     table = start_table("japanese_joker", [alice, bob])
     match = Match.objects.get(table=table)
-    state = play._state(match)
+    state = matches.engine_state(match)
     player = alice if state.to_act == 0 else bob
     action = state.legal_actions()[0]
 
     def resend():
-        return play.match_act(
+        return moves.match_act(
             table_id=table.pk, player=player, version=0, action=action, client_action_id="same"
         )
 
     results = run_threads([resend] * 6)
-    assert all(isinstance(r, play.Outcome) for r in results), results
+    assert all(isinstance(r, moves.Outcome) for r in results), results
     assert sorted(r.duplicate for r in results) == [False] + [True] * 5
     assert MatchEvent.objects.filter(match=match).count() == 1
 
@@ -87,18 +87,21 @@ def test_the_same_action_id_sent_from_racing_reconnects_applies_once(alice, bob)
 def test_a_forfeit_claimed_by_two_task_runs_and_the_sweep_at_once_happens_once(alice, bob):
     table = start_table("japanese_joker", [alice, bob], stake=50)
     match = Match.objects.get(table=table)
-    to_act = play._state(match).to_act
+    to_act = matches.engine_state(match).to_act
     # The seat to act had one socket, and it closed.
-    play.seat_connected(table_id=table.pk, seat=to_act, player=None, channel_name="c1")
-    play.seat_disconnected(channel_name="c1")
+    player = Seat.objects.get(table=table, position=to_act).player
+    presence.socket_connect(
+        table_id=table.pk, player=player, channel_name="c1", server_name="test-server"
+    )
+    presence.socket_disconnect(channel_name="c1")
     seat = Seat.objects.get(table=table, position=to_act)
     assert seat.absence_deadline is not None and not seat.connected
     late = seat.absence_deadline + timedelta(seconds=1)  # the grace has run out
 
     def task():
-        return play.forfeit_absent_seat(match_id=match.pk, seat=to_act, now=late)
+        return moves.forfeit_absent_seat(match_id=match.pk, seat=to_act, now=late)
 
-    results = run_threads([task, task, lambda: play.live_sweep(now=late)["forfeits"], task])
+    results = run_threads([task, task, lambda: presence.live_sweep(now=late)["forfeits"], task])
     assert sorted(int(r) for r in results) == [0, 0, 0, 1], results
     assert MatchEvent.objects.filter(match=match, kind="forfeit").count() == 1
     match.refresh_from_db()
@@ -109,19 +112,19 @@ def test_a_forfeit_claimed_by_two_task_runs_and_the_sweep_at_once_happens_once(a
 def test_leave_racing_a_move_leaves_a_consistent_match(alice, bob):
     table = start_table("japanese_joker", [alice, bob])
     match = Match.objects.get(table=table)
-    state = play._state(match)
+    state = matches.engine_state(match)
     mover, leaver = (alice, bob) if state.to_act == 0 else (bob, alice)
     action = state.legal_actions()[0]
     results = run_threads(
         [
-            lambda: play.match_act(
+            lambda: moves.match_act(
                 table_id=table.pk, player=mover, version=0, action=action, client_action_id="m"
             ),
-            lambda: play.match_leave(table_id=table.pk, player=leaver),
+            lambda: moves.match_leave(table_id=table.pk, player=leaver),
         ]
     )
-    assert isinstance(results[1], play.Outcome)
-    assert isinstance(results[0], play.Outcome | ServiceError)
+    assert isinstance(results[1], moves.Outcome)
+    assert isinstance(results[0], moves.Outcome | ServiceError)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.version == MatchEvent.objects.filter(match=match).count()

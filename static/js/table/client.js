@@ -4,6 +4,9 @@ import { connect } from "../live.js";
 
 const ACK_WAIT_MS = 2000; // an ack whose state has not come by then: ask for a snapshot
 const RESEND_MS = 5000; // an act with no answer at all while connected: send it again, same id
+const BUSY_RESEND_MS = 1000; // the table was busy: the same act again, same id, after a moment
+const SYNC_FIRST_MS = 500; // a second sync before a state came waits this long, then doubles…
+const SYNC_MAX_MS = 10000; // …up to this, with jitter, so many clients never sync in step
 
 export class TableClient {
   constructor(tableId, { onState, onPresence, onEvent, onStatus, onFatal } = {}) {
@@ -15,6 +18,9 @@ export class TableClient {
     this.ackTimer = null;
     this.resendTimer = null;
     this.socket = null;
+    this.syncWaiting = false; // a sync was sent and no state has come since
+    this.syncDelay = SYNC_FIRST_MS;
+    this.syncTimer = null;
   }
 
   start() {
@@ -50,8 +56,28 @@ export class TableClient {
     return this.socket ? this.socket.send(message) : false;
   }
 
+  // Ask for a snapshot. While one is awaited, further asks back off (exponential, with jitter)
+  // instead of piling up on a busy server; any state resets the backoff.
   sync() {
-    return this.send({ type: "sync" });
+    if (!this.syncWaiting) {
+      this.syncWaiting = true;
+      return this.send({ type: "sync" });
+    }
+    if (this.syncTimer) return false;
+    const delay = this.syncDelay * (0.5 + Math.random());
+    this.syncDelay = Math.min(SYNC_MAX_MS, this.syncDelay * 2);
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = null;
+      this.send({ type: "sync" });
+    }, delay);
+    return false;
+  }
+
+  synced() {
+    this.syncWaiting = false;
+    this.syncDelay = SYNC_FIRST_MS;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = null;
   }
 
   // A higher version anywhere means we missed a state: ask for a fresh one.
@@ -98,6 +124,7 @@ export class TableClient {
         const current = this.state;
         const sameMatch = current && current.match === message.match;
         if (sameMatch && message.version < current.version) return; // older than ours
+        this.synced();
         this.state = message;
         if (this.ackTimer && message.version >= this.ackTimer.version) {
           clearTimeout(this.ackTimer.timer);
@@ -122,7 +149,18 @@ export class TableClient {
         return;
       }
       case "error":
-        if (this.pending && message.id === this.pending.id) this.settle();
+        if (this.pending && message.id === this.pending.id) {
+          if (message.code === "busy") {
+            // The move was not applied (a lock did not come in time): the same id once more.
+            clearTimeout(this.resendTimer);
+            this.resendTimer = setTimeout(() => {
+              if (this.pending && this.connected) this.send(this.pending.message);
+              this.armResend();
+            }, BUSY_RESEND_MS);
+            return;
+          }
+          this.settle();
+        }
         this.emit("onEvent", message);
         return;
       case "presence":
@@ -149,7 +187,7 @@ export class TableClient {
 
   closed(event) {
     switch (event.code) {
-      case 1008: // flood or too many bad messages: fix the client, do not hammer the server
+      case 4008: // flood or too many bad messages: fix the client, do not hammer the server
         this.emit("onFatal", "policy");
         return false;
       case 4003: // the session ended
@@ -158,7 +196,7 @@ export class TableClient {
       case 4004: // no such table, or not for our eyes
         this.emit("onFatal", "no_table");
         return false;
-      case 1009: // our frame was too big: never send it again
+      case 4009: // our frame was too big: never send it again
         this.settle();
         return true;
       default:

@@ -1122,14 +1122,13 @@ export class TableView {
       const clock = box.querySelector("[data-clock-seat]");
       const absence = box.querySelector("[data-absence-seat]");
       let text = "";
-      if (state.status === "playing" && clocks.turn_seat === seat) {
-        if (clocks.turn_paused) text = gettext("clock paused");
-        else if (clocks.turn_deadline) text = clockText(Date.parse(clocks.turn_deadline) - now);
+      if (state.status === "playing" && clocks.turn_seat === seat && clocks.turn_deadline) {
+        text = clockText(Date.parse(clocks.turn_deadline) - now);
       }
       if (clock) {
         clock.textContent = text;
         const left = clocks.turn_deadline ? Date.parse(clocks.turn_deadline) - now : Infinity;
-        clock.classList.toggle("low", !clocks.turn_paused && left < 10000);
+        clock.classList.toggle("low", left < 10000);
       }
       const entry = (state.seats || []).find((s) => s.seat === seat);
       let away = "";
@@ -1144,7 +1143,7 @@ export class TableView {
     const turnClock = this.root.querySelector("#turn-clock");
     if (turnClock) {
       turnClock.textContent =
-        clocks.turn_deadline && !clocks.turn_paused && state.status === "playing"
+        clocks.turn_deadline && state.status === "playing"
           ? clockText(Date.parse(clocks.turn_deadline) - now)
           : "";
     }

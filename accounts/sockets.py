@@ -1,0 +1,125 @@
+"""Who is behind a websocket, and ending its sockets when that stops being true.
+
+A socket is opened with a session and keeps it while open. When the session ends (logout), or
+the account's password changes or it is deactivated (a ban), every socket of the player is told
+at once through the player's sockets group and closes with 4003; the sockets also check their
+session's expiry on every move and a process-wide beat re-reads every session every few beats,
+which catches what no signal announces (an expired or deleted session).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib import auth
+from django.contrib.auth.signals import user_logged_out
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models.signals import post_save, pre_save
+from django.dispatch import receiver
+
+from .access import player_from
+from .models import Player
+
+SESSION_ENDED = "session.ended"  # the channel-layer type every socket consumer handles
+
+
+def sockets_group(player_id: int) -> str:
+    """Every websocket one player has open, on any page."""
+    return f"sockets.{player_id}"
+
+
+def player_from_session(session: Any) -> Player | None:
+    """The player behind a socket's session (resolved after the handshake, off the event loop):
+    the user the session is logged in as, checked like a page request checks it, else a guest."""
+    user = auth.get_user(SimpleNamespace(session=session)) if session is not None else None
+    return player_from(user, session)
+
+
+def session_expiry(session_key: str | None) -> datetime | None:
+    """When the session expires, None if it does not exist (a visitor without a session)."""
+    if not session_key:
+        return None
+    return (
+        Session.objects.filter(session_key=session_key)
+        .values_list("expire_date", flat=True)
+        .first()
+    )
+
+
+def session_alive(session_key: str, now: datetime) -> bool:
+    return Session.objects.filter(session_key=session_key, expire_date__gt=now).exists()
+
+
+def sessions_alive(session_keys: set[str], now: datetime) -> set[str]:
+    """Which of these sessions still exist and have not expired: one query for a whole process."""
+    if not session_keys:
+        return set()
+    return set(
+        Session.objects.filter(session_key__in=session_keys, expire_date__gt=now).values_list(
+            "session_key", flat=True
+        )
+    )
+
+
+def players_active(player_ids: set[int]) -> set[int]:
+    """Which players may still play: guests, and registered players whose account is active."""
+    if not player_ids:
+        return set()
+    return set(
+        Player.objects.filter(pk__in=player_ids)
+        .exclude(user__is_active=False)
+        .values_list("pk", flat=True)
+    )
+
+
+def end_sockets(*, player_id: int, session_key: str | None = None) -> None:
+    """Close the player's sockets (those of one session, or all) once the change commits."""
+    message = {"type": SESSION_ENDED, "session_key": session_key}
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(sockets_group(player_id), message)
+
+    transaction.on_commit(send)
+
+
+# --- What ends sockets ----------------------------------------------------------------------------
+
+
+@receiver(user_logged_out)
+def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    player_id = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if player_id is not None and session_key:
+        end_sockets(player_id=player_id, session_key=session_key)
+
+
+@receiver(pre_save, sender=auth.get_user_model())
+def _remember_credentials(
+    sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """Note the password and active flag before a save, to see after it whether they changed."""
+    if instance.pk is None or (
+        update_fields is not None and not {"password", "is_active"} & set(update_fields)
+    ):
+        instance._credentials_before = None
+        return
+    instance._credentials_before = (
+        sender.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    )
+
+
+@receiver(post_save, sender=auth.get_user_model())
+def _credentials_changed(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    before = getattr(instance, "_credentials_before", None)
+    if created or before is None or before == (instance.password, instance.is_active):
+        return
+    player_id = Player.objects.filter(user=instance).values_list("pk", flat=True).first()
+    if player_id is not None:
+        end_sockets(player_id=player_id)

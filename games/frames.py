@@ -1,0 +1,126 @@
+"""What the table socket says, built in one place (docs/protocol.md § Server → client).
+
+Every frame that names a card is built for one audience, a seat or the spectators, from the
+engine's ``view(seat)``; the rest (presence, the end, the rematch offer) names no card and is the
+same for everyone at the table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+
+from .models import Match, Seat, Table
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def seats_public(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat.position,
+            "name": seat.player.name,
+            "connected": seat.connected,
+            "absence_deadline": iso(seat.absence_deadline),
+            "forfeited": seat.forfeited,
+            "bot": seat.is_bot,
+            "timeouts": seat.timeouts_in_row,
+        }
+        for seat in seats
+    ]
+
+
+def clocks(match: Match | None, state: Any, now: datetime) -> dict[str, Any]:
+    playing = match is not None and match.status == Match.Status.PLAYING
+    return {
+        "server_time": now.isoformat(),
+        "turn_seat": state.to_act if playing else None,
+        "turn_deadline": iso(match.turn_deadline) if playing else None,
+        "turn_seconds": settings.TURN_SECONDS,
+        "grace_seconds": settings.ABSENCE_GRACE_SECONDS,
+    }
+
+
+def result_public(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+    if match.status == Match.Status.PLAYING or match.result is None:
+        return None
+    names = {seat.position: seat.player.name for seat in seats}
+    return {
+        **match.result,
+        "winner_names": [names[seat] for seat in match.result.get("winners", [])],
+        # Provably fair: the seed is revealed once the match is over (rules/README.md § 0.4).
+        "seed": match.seed,
+        "seed_hash": match.seed_hash,
+    }
+
+
+def rematch_public(match: Match, seats: list[Seat], new_table_id: int | None) -> dict[str, Any]:
+    return {
+        "accepted": [seat.position for seat in seats if seat.wants_rematch],
+        "needed": [seat.position for seat in seats if not seat.is_bot],
+        "table": new_table_id,
+        "url": None if new_table_id is None else f"/tables/{new_table_id}/",
+    }
+
+
+def state_frame(
+    table: Table,
+    match: Match | None,
+    state: Any,
+    seats: list[Seat],
+    seat: int | None,
+    now: datetime,
+    *,
+    rematch_table_id: int | None = None,
+) -> dict[str, Any]:
+    """The ``state`` message for one audience: a seat, or the spectators (``seat`` None)."""
+    if match is None:
+        return {
+            "type": "state",
+            "table": table.pk,
+            "match": None,
+            "game": table.game,
+            "status": "open" if table.status == Table.Status.OPEN else table.status,
+            "version": 0,
+            "seat": seat,
+            "view": None,
+            "seats": seats_public(seats),
+            "clocks": clocks(None, None, now),
+            "result": None,
+            "rematch": None,
+        }
+    view = state.view(seat)  # the engine decides what this audience may see
+    if seat is not None and any(s.position == seat and s.forfeited for s in seats):
+        view["legal"] = []  # a computer plays this seat now; its old player only watches
+    over = match.status != Match.Status.PLAYING
+    return {
+        "type": "state",
+        "table": table.pk,
+        "match": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "seat": seat,
+        "view": view,
+        "seats": seats_public(seats),
+        "clocks": clocks(match, state, now),
+        "result": result_public(match, seats),
+        "rematch": rematch_public(match, seats, rematch_table_id) if over else None,
+    }
+
+
+def presence_frame(match: Match, state: Any, seats: list[Seat], now: datetime) -> dict[str, Any]:
+    return {
+        "type": "presence",
+        "version": match.version,
+        "seats": seats_public(seats),
+        "clocks": clocks(match, state, now),
+    }
+
+
+def match_over_frame(match: Match, seats: list[Seat]) -> dict[str, Any]:
+    return {"type": "match_over", "version": match.version, "result": result_public(match, seats)}

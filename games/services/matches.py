@@ -1,0 +1,338 @@
+"""A match's life: start, every recorded event, the clocks, the end and an admin's cancel.
+
+Locking (docs/concurrency.md): everything that changes a running match locks its row first
+(:func:`locked_match`); the seats of its table are written only while that lock is held, and
+coins move after it (the wallet locks its accounts in id order). Whatever a change publishes is
+sent after commit (``games.realtime``), each seat's own view to the player who holds the seat.
+
+The event log: ``act`` (a player's move), ``timeout`` (the turn clock's automatic move), ``bot``
+(a computer player's move) hold an engine action; ``forfeit`` holds ``{"reason": …}`` and is
+replayed with ``state.forfeit(seat)``; ``cancel`` ends a match an admin cancelled. The seed and
+these events rebuild any match.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import wallet_refund, wallet_settle
+
+from .. import frames, realtime
+from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
+from ..rules import get_game
+from .clock import Clocks, Limits, SeatClock, next_clocks
+from .jobs import enqueue_on_commit
+
+logger = logging.getLogger(__name__)
+
+BOT_TURN_TASK = "games.tasks.play_bot_turn"
+
+
+# --- Loading under the lock -----------------------------------------------------------------------
+
+
+def locked_match(*, skip_locked: bool = False, **lookup: Any) -> Match | None:
+    """The match, its row locked: the one lock that serializes everything at one table.
+
+    ``of=("self",)`` keeps PostgreSQL from also locking the joined table row, which the table
+    services lock. ``skip_locked`` is for sweeps: a match busy with a move is left for later."""
+    return (
+        Match.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+        .select_related("table")
+        .filter(**lookup)
+        .first()
+    )
+
+
+def locked_match_and_seats(table_id: int) -> tuple[Match | None, list[Seat]]:
+    """The match of a table, its row locked, with the seats and their players: one statement
+    for the move path (the lock is the same as :func:`locked_match`'s)."""
+    seats = list(
+        Seat.objects.filter(table_id=table_id, table__match__isnull=False)
+        .select_related("player", "table__match")
+        .select_for_update(of=("table__match",))
+        .order_by("position")
+    )
+    if not seats:
+        return None, []
+    table = seats[0].table
+    match = table.match
+    match.table = table
+    for seat in seats:
+        seat.table = table
+    return match, seats
+
+
+def table_seats(table_id: int) -> list[Seat]:
+    return list(
+        Seat.objects.filter(table_id=table_id).select_related("player").order_by("position")
+    )
+
+
+def engine_state(match: Match) -> Any:
+    return get_game(match.game).from_dict(match.state)
+
+
+def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
+    """Recompute who is here from the live sockets at the table (of servers that still beat):
+    each seat's ``connected``, and whether anyone without a seat watches. Saves the seats that
+    changed (the caller saves ``match.watched``); returns whether a seat changed. Lock held."""
+    alive = LiveServer.objects.filter(last_seen_at__gte=now - _stale())
+    live = set(
+        TableConnection.objects.filter(table_id=match.table_id, server__in=alive).values_list(
+            "player_id", flat=True
+        )
+    )
+    seated = {seat.player_id for seat in seats}
+    match.watched = bool(live - seated)
+    changed = False
+    for seat in seats:
+        connected = seat.player_id in live
+        if seat.connected != connected:
+            seat.connected = connected
+            seat.save(update_fields=["connected"])
+            changed = True
+    return changed
+
+
+def _stale() -> timedelta:
+    return timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
+
+
+# --- Publishing -----------------------------------------------------------------------------------
+
+
+def publish_state(match: Match, state: Any, seats: list[Seat], now: datetime) -> None:
+    """Each seat's view to the player holding it, the spectators theirs; all after commit."""
+    table = match.table
+    for seat in seats:
+        realtime.publish_on_commit(
+            realtime.table_player_group(table.pk, seat.player_id),
+            {
+                "type": realtime.FRAME,
+                "frame": frames.state_frame(table, match, state, seats, seat.position, now),
+            },
+        )
+    if match.watched:  # nobody without a seat has the table open: no spectators' frame
+        realtime.publish_on_commit(
+            realtime.table_spectator_group(table.pk),
+            {
+                "type": realtime.FRAME,
+                "frame": frames.state_frame(table, match, state, seats, None, now),
+            },
+        )
+
+
+def publish_to_table(table_id: int, frame: dict[str, Any]) -> None:
+    """A frame that is the same for every socket at the table (it names no card)."""
+    realtime.publish_on_commit(
+        realtime.table_group(table_id), {"type": realtime.FRAME, "frame": frame}
+    )
+
+
+def publish_roles(table_id: int) -> None:
+    """Who holds a seat changed: every socket at the table asks again what it may see."""
+    realtime.publish_on_commit(realtime.table_group(table_id), {"type": realtime.ROLE})
+
+
+# --- Clocks ---------------------------------------------------------------------------------------
+
+
+def _limits() -> Limits:
+    return Limits(
+        turn_seconds=settings.TURN_SECONDS,
+        grace_seconds=settings.ABSENCE_GRACE_SECONDS,
+        computer_delay_seconds=settings.LIVE_BOT_DELAY_SECONDS,
+    )
+
+
+def arm_clocks(
+    match: Match, state: Any, seats: list[Seat], now: datetime, *, new_turn: bool
+) -> bool:
+    """Apply the clock policy (``clock.next_clocks``) to the rows. Lock held.
+
+    Saves the seats it changes and sets ``match.turn_deadline`` (the caller saves the match);
+    a computer seat that is now to act gets its move enqueued. Returns whether anything changed.
+    """
+    playing = match.status == Match.Status.PLAYING
+    to_act = state.to_act if playing else None
+    before = Clocks(
+        turn_deadline=match.turn_deadline,
+        seats=tuple(
+            SeatClock(
+                connected=seat.connected,
+                computer=seat.is_bot or seat.forfeited,
+                absence_deadline=seat.absence_deadline,
+                absence_used_ms=seat.absence_used_ms,
+            )
+            for seat in seats
+        ),
+    )
+    after = next_clocks(before, to_act=to_act, new_turn=new_turn, now=now, limits=_limits())
+    for seat, old, new in zip(seats, before.seats, after.seats, strict=True):
+        if new != old:
+            seat.absence_deadline = new.absence_deadline
+            seat.absence_used_ms = new.absence_used_ms
+            seat.save(update_fields=["absence_deadline", "absence_used_ms"])
+    changed = after != before
+    match.turn_deadline = after.turn_deadline
+    if (
+        to_act is not None
+        and after.seats[to_act].computer
+        and (new_turn or before.turn_deadline is None)
+    ):
+        enqueue_on_commit(
+            BOT_TURN_TASK,
+            match.pk,
+            match.version,
+            countdown=settings.LIVE_BOT_DELAY_SECONDS,
+        )
+    return changed
+
+
+# --- Start ----------------------------------------------------------------------------------------
+
+
+def match_started(match: Match) -> None:
+    """The table service's hook, inside its start transaction: arm the clocks, send the views.
+
+    Presence starts from the sockets the players really have open at the table."""
+    now = timezone.now()
+    state = engine_state(match)
+    seats = table_seats(match.table_id)
+    refresh_connected(match, seats, now)
+    arm_clocks(match, state, seats, now, new_turn=True)
+    match.save(update_fields=["turn_deadline", "watched"])
+    publish_state(match, state, seats, now)
+    publish_roles(match.table_id)
+
+
+# --- Recording an event ---------------------------------------------------------------------------
+
+
+def record_event(
+    match: Match,
+    state: Any,
+    seats: list[Seat],
+    *,
+    seat: int | None,
+    kind: str,
+    action: dict[str, Any],
+    client_action_id: str = "",
+    now: datetime,
+    ended_by: str = "finished",
+) -> None:
+    """Append the event, store the new state, run the clocks or the end, publish. Lock held.
+
+    The event's unique constraints are the last guard against a move applied twice."""
+    match.version += 1
+    MatchEvent.objects.create(
+        match=match,
+        version=match.version,
+        seat=seat,
+        kind=kind,
+        action=action,
+        client_action_id=client_action_id,
+    )
+    match.state = state.to_dict()
+    fields = ["state", "version", "turn_deadline"]
+    if state.is_over:
+        fields += _finish(match, state, seats, reason=ended_by, now=now)
+    else:
+        arm_clocks(match, state, seats, now, new_turn=True)
+    match.save(update_fields=fields)
+    publish_state(match, state, seats, now)
+    if state.is_over:
+        publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+
+
+def forfeit_seat(
+    match: Match, state: Any, seats: list[Seat], seat: Seat, *, reason: str, now: datetime
+) -> None:
+    """README § 0.6: 2-player games end; classic Joker goes on with a computer in the seat."""
+    new_state = state.forfeit(seat.position)
+    seat.forfeited = True
+    seat.absence_deadline = None
+    seat.is_bot = not new_state.is_over  # only classic Joker plays on after a forfeit
+    seat.save(update_fields=["forfeited", "absence_deadline", "is_bot"])
+    record_event(
+        match,
+        new_state,
+        seats,
+        seat=seat.position,
+        kind="forfeit",
+        action={"reason": reason},
+        now=now,
+        ended_by="forfeit",
+    )
+
+
+# --- The end --------------------------------------------------------------------------------------
+
+
+def _finish(
+    match: Match, state: Any, seats: list[Seat], *, reason: str, now: datetime
+) -> list[str]:
+    """Store the result, settle the stakes, free the seats and the table. Lock held.
+
+    Returns the match fields it changed (the caller saves once)."""
+    winners = list(state.result or [])
+    match.status = Match.Status.FINISHED
+    match.result = {
+        "reason": reason,
+        "winners": winners,
+        "forfeited": [seat.position for seat in seats if seat.forfeited],
+        "scores": list(state.scores),
+    }
+    match.ended_at = now
+    match.turn_deadline = None
+    table = match.table
+    if table.stake and winners:
+        # Same transaction as the final move: a match is never over without being paid.
+        wallet_settle(match_id=match.pk, winners=[seats[w].player for w in winners])
+    _free_table(table, seats, Table.Status.FINISHED, now)
+    match_id = match.pk
+    transaction.on_commit(lambda: logger.info("Match %s finished.", match_id))
+    for task_name in settings.MATCH_FINISHED_TASKS:
+        enqueue_on_commit(task_name, match_id)
+    return ["status", "result", "ended_at"]
+
+
+def _free_table(table: Table, seats: list[Seat], status: str, now: datetime) -> None:
+    Seat.objects.filter(table=table).update(active=False, absence_deadline=None)
+    for seat in seats:
+        seat.active = False
+        seat.absence_deadline = None
+    table.status = status
+    table.ended_at = now
+    table.save(update_fields=["status", "ended_at"])
+
+
+def match_cancel(*, match_id: int, reason: str = "") -> bool:
+    """An admin cancels a running match: it is aborted and every stake goes back."""
+    now = timezone.now()
+    with transaction.atomic():
+        match = locked_match(pk=match_id)  # Lock: no move may land after the cancel.
+        if match is None or match.status != Match.Status.PLAYING:
+            return False
+        seats = table_seats(match.table_id)
+        match.version += 1
+        MatchEvent.objects.create(
+            match=match, version=match.version, kind="cancel", action={"reason": reason}
+        )
+        match.status = Match.Status.ABORTED
+        match.result = {"reason": "cancelled", "winners": [], "forfeited": [], "scores": []}
+        match.ended_at = now
+        match.turn_deadline = None
+        match.save(update_fields=["version", "status", "result", "ended_at", "turn_deadline"])
+        wallet_refund(match_id=match.pk)
+        _free_table(match.table, seats, Table.Status.CANCELLED, now)
+        publish_state(match, engine_state(match), seats, now)
+        publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+    return True

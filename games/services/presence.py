@@ -1,0 +1,205 @@
+"""Who is at a table: sockets connecting and closing, the server heartbeat, and the sweep.
+
+A socket's role (a seat, or spectator) follows its player, never a seat number: every frame that
+names a seat's cards goes to the sockets of the player who holds the seat now, and every
+snapshot looks the seat up again. Presence counts a player's live sockets, whatever role they
+had when they opened (docs/protocol.md § Presence).
+
+Each server process writes one heartbeat row for all its sockets (``LiveServer``); a process
+that stops beating (``kill -9``) is removed by the sweep with its sockets, and those seats turn
+absent. The sweep also plays due turns and forfeits emptied absence banks, claiming each match
+with ``SKIP LOCKED`` so that two sweeps, or a sweep and a move, never wait on each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.errors import ServiceError
+from accounts.models import Player
+
+from .. import frames
+from ..models import LiveServer, Match, Seat, Table, TableConnection
+from ..selectors import may_see_table
+from .matches import (
+    arm_clocks,
+    engine_state,
+    locked_match,
+    publish_to_table,
+    refresh_connected,
+    table_seats,
+)
+from .moves import forfeit_absent_seat, play_due_turn
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A socket's role at the table now (its seat, None for a spectator) and its ``state``."""
+
+    seat: int | None
+    frame: dict[str, Any]
+
+
+def _visible_table(table_id: int, player: Player | None) -> Table:
+    """Not seeing and not existing give the same error, so a socket cannot probe for tables."""
+    table = Table.objects.filter(pk=table_id).select_related("creator").first()
+    if table is None or not may_see_table(player, table):
+        raise ServiceError(gettext("There is no such table."), code="no_table")
+    return table
+
+
+def _snapshot(
+    table: Table, match: Match | None, seats: list[Seat], player: Player | None, now: datetime
+) -> Snapshot:
+    seat = next(
+        (s.position for s in seats if player is not None and s.player_id == player.pk), None
+    )
+    state = engine_state(match) if match is not None else None
+    rematch_table = None
+    if match is not None and match.status != Match.Status.PLAYING:
+        rematch_table = (
+            Table.objects.filter(rematch_of_id=table.pk).values_list("pk", flat=True).first()
+        )
+    frame = frames.state_frame(
+        table, match, state, seats, seat, now, rematch_table_id=rematch_table
+    )
+    return Snapshot(seat=seat, frame=frame)
+
+
+def table_snapshot(
+    *, table_id: int, player: Player | None, now: datetime | None = None
+) -> Snapshot:
+    """A fresh ``state`` for one socket (``sync``, after ``stale``, after its role changed)."""
+    now = now or timezone.now()
+    table = _visible_table(table_id, player)
+    match = Match.objects.filter(table_id=table_id).first()
+    return _snapshot(table, match, table_seats(table_id), player, now)
+
+
+def _server(name: str, now: datetime) -> LiveServer:
+    server, _ = LiveServer.objects.get_or_create(name=name, defaults={"last_seen_at": now})
+    return server
+
+
+def socket_connect(
+    *,
+    table_id: int,
+    player: Player | None,
+    channel_name: str,
+    server_name: str,
+    now: datetime | None = None,
+) -> Snapshot:
+    """Register one socket (a row) and return its first snapshot; its seat turns present."""
+    now = now or timezone.now()
+    table = _visible_table(table_id, player)
+    server = _server(server_name, now)
+    with transaction.atomic():
+        # Lock: presence and clocks change together with moves, never between them.
+        match = locked_match(table_id=table_id)
+        TableConnection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"server": server, "table_id": table_id, "player": player},
+        )
+        seats = table_seats(table_id)
+        if match is not None:
+            _presence_changed(match, seats, now)
+        return _snapshot(table, match, seats, player, now)
+
+
+def socket_disconnect(*, channel_name: str, now: datetime | None = None) -> None:
+    """A socket closed: drop its row; its seat is absent if it was its player's last one."""
+    now = now or timezone.now()
+    row = (
+        TableConnection.objects.filter(channel_name=channel_name)
+        .values("pk", "table_id", "player_id")
+        .first()
+    )
+    if row is None:
+        return
+    with transaction.atomic():
+        match = locked_match(table_id=row["table_id"])  # Lock: see socket_connect.
+        TableConnection.objects.filter(pk=row["pk"]).delete()
+        if match is not None:
+            _presence_changed(match, table_seats(row["table_id"]), now)
+
+
+def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
+    """Recompute who is here, re-arm the clocks, tell the table. Lock held."""
+    watched = match.watched
+    changed = refresh_connected(match, seats, now)
+    if match.watched != watched:
+        match.save(update_fields=["watched"])
+    if match.status != Match.Status.PLAYING:
+        if changed:
+            publish_to_table(match.table_id, frames.presence_frame(match, None, seats, now))
+        return
+    state = engine_state(match)
+    if arm_clocks(match, state, seats, now, new_turn=False):
+        match.save(update_fields=["turn_deadline"])
+        changed = True
+    if changed:
+        publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
+
+
+def server_beat(*, server_name: str, now: datetime | None = None) -> bool:
+    """One process's heartbeat for all its sockets: one UPDATE. False when the row was gone
+    (the sweep took the process for dead after a long stall): its sockets register again."""
+    now = now or timezone.now()
+    if LiveServer.objects.filter(name=server_name).update(last_seen_at=now):
+        return True
+    _server(server_name, now)
+    return False
+
+
+def server_stop(*, server_name: str) -> None:
+    """A process shutting down cleanly takes its heartbeat row with it."""
+    LiveServer.objects.filter(name=server_name).delete()
+
+
+# --- The sweep ------------------------------------------------------------------------------------
+
+
+def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The clock of the site (beat, every ``LIVE_SWEEP_SECONDS``): dead servers' sockets, turns
+    whose clock ran out, computer seats whose move was lost, absence banks that ran dry."""
+    now = now or timezone.now()
+    counts = {"servers": 0, "forfeits": 0, "turns": 0}
+    cutoff = now - timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
+    touched: set[int] = set()
+    for server_id in LiveServer.objects.filter(last_seen_at__lt=cutoff).values_list(
+        "pk", flat=True
+    ):
+        tables = set(
+            TableConnection.objects.filter(server_id=server_id).values_list("table_id", flat=True)
+        )
+        # Claim by deleting: of two sweeps, only one removes the server (its sockets go with it).
+        if LiveServer.objects.filter(pk=server_id, last_seen_at__lt=cutoff).delete()[0]:
+            counts["servers"] += 1
+            touched |= tables
+    for table_id in sorted(touched):
+        with transaction.atomic():
+            match = locked_match(table_id=table_id)  # Lock: presence changes like a move.
+            if match is not None:
+                _presence_changed(match, table_seats(table_id), now)
+    overdue_seats = Seat.objects.filter(
+        absence_deadline__lte=now, forfeited=False, table__match__status=Match.Status.PLAYING
+    ).values_list("table__match__pk", "position")
+    for match_id, position in list(overdue_seats):
+        counts["forfeits"] += forfeit_absent_seat(
+            match_id=match_id, seat=position, now=now, skip_locked=True
+        )
+    overdue_turns = Match.objects.filter(
+        status=Match.Status.PLAYING, turn_deadline__lte=now
+    ).values_list("pk", "version")
+    for match_id, version in list(overdue_turns):
+        counts["turns"] += play_due_turn(
+            match_id=match_id, version=version, now=now, skip_locked=True
+        )
+    return counts

@@ -1,0 +1,94 @@
+"""The rematch: after the end, every player accepts and the last acceptance opens a new table.
+
+It sits on top of the table and match services: it makes a table like the old one and lets the
+table service start it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+
+from accounts.errors import ServiceError
+from accounts.models import Player
+
+from .. import frames, realtime
+from ..models import Match, Seat, Table
+from .lobby import table_publish, table_start
+from .matches import locked_match, table_seats
+
+
+def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True) -> dict[str, Any]:
+    """Accept (or withdraw) a rematch; the last acceptance opens the new table, once.
+
+    Same game, options, stake and visibility; every player moves one seat on. The players a
+    computer replaced are not asked. The new table starts at once when every seat is filled.
+    """
+    with transaction.atomic():
+        # Lock: acceptances from every seat queue here, so the new table is made exactly once.
+        match = locked_match(table_id=table_id)
+        if match is None or match.status == Match.Status.PLAYING:
+            raise ServiceError(gettext("The match is still being played."), code="match_not_over")
+        seats = table_seats(table_id)
+        seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+        if seat is None or seat.is_bot:
+            raise ServiceError(
+                gettext("Only the match’s players can ask for a rematch."), code="not_seated"
+            )
+        table = match.table
+        new_table_id = Table.objects.filter(rematch_of=table).values_list("pk", flat=True).first()
+        if new_table_id is None:
+            if seat.wants_rematch != accept:
+                seat.wants_rematch = accept
+                seat.save(update_fields=["wants_rematch"])
+            needed = [s for s in seats if not s.is_bot]
+            if accept and all(s.wants_rematch for s in needed):
+                new_table_id = _open_rematch(table, needed).pk
+        offer = frames.rematch_public(match, seats, new_table_id)
+        realtime.publish_on_commit(
+            realtime.table_group(table_id),
+            {"type": realtime.FRAME, "frame": {"type": "rematch", **offer}},
+        )
+    return offer
+
+
+def _open_rematch(table: Table, players: list[Seat]) -> Table:
+    for seat in players:
+        busy = Seat.objects.filter(player_id=seat.player_id, active=True).first()
+        if busy is not None:
+            raise ServiceError(
+                gettext("%(name)s is already seated at table #%(number)s.")
+                % {"name": seat.player.name, "number": busy.table_id},
+                code="already_seated",
+            )
+    creator = next(
+        (s.player for s in players if s.player_id == table.creator_id), players[0].player
+    )
+    try:
+        with transaction.atomic():
+            new_table = Table.objects.create(
+                game=table.game,
+                options=table.options,
+                stake=table.stake,
+                visibility=table.visibility,
+                password_hash=table.password_hash,
+                creator=creator,
+                seats_total=table.seats_total,
+                rematch_of=table,
+            )
+            for seat in players:
+                Seat.objects.create(
+                    table=new_table,
+                    player=seat.player,
+                    position=(seat.position + 1) % table.seats_total,
+                )
+    except IntegrityError:  # one of them sat down elsewhere a moment ago
+        raise ServiceError(
+            gettext("A player sat down at another table."), code="already_seated"
+        ) from None
+    if len(players) == table.seats_total:
+        table_start(new_table)
+    table_publish(new_table)
+    return new_table

@@ -1,0 +1,131 @@
+"""A move through the service, measured in statements and in what it publishes after commit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.errors import ServiceError
+from games import realtime
+from games.models import Match, Seat
+from games.services import matches, moves
+from tests.games.test_live_support import start_table
+
+pytestmark = [pytest.mark.django_db]
+
+
+def _ready(table, *, watched: bool):
+    """Both players at the table, and someone watching or not: no presence change on the move."""
+    Seat.objects.filter(table=table).update(connected=True, absence_deadline=None)
+    Match.objects.filter(table=table).update(watched=watched)
+    match = Match.objects.get(table=table)
+    state = matches.engine_state(match)
+    mover = Seat.objects.get(table=table, position=state.to_act).player
+    return match, state, mover
+
+
+def _session_of(player) -> str:
+    client = Client()
+    client.force_login(player.user)
+    return client.session.session_key
+
+
+def _published(callbacks) -> list[realtime.Message]:
+    """What the commit's callbacks publish, collected instead of sent."""
+    _, messages = realtime.collecting(lambda: [callback() for callback in callbacks])()
+    return messages
+
+
+def test_a_move_is_four_statements_and_publishes_one_frame_per_seat(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    table = start_table("japanese_joker", [alice, bob])
+    _, state, mover = _ready(table, watched=False)
+    session_key = _session_of(mover)
+    with (
+        django_capture_on_commit_callbacks() as callbacks,
+        CaptureQueriesContext(connection) as queries,
+    ):
+        outcome = moves.match_act(
+            table_id=table.pk,
+            player=mover,
+            version=0,
+            action=state.legal_actions()[0],
+            client_action_id="m1",
+            session_key=session_key,
+        )
+    assert outcome.version == 1 and not outcome.duplicate
+    # The match lock with the seats, the session, the event, the match (the test's own outer
+    # transaction turns BEGIN and COMMIT into savepoints, which a real move does not make).
+    statements = [
+        query["sql"].split()[0]
+        for query in queries.captured_queries
+        if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
+    ]
+    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"], queries.captured_queries
+    assert "FOR UPDATE" in queries.captured_queries[1]["sql"] or connection.vendor == "sqlite"
+    messages = _published(callbacks)
+    groups = [group for group, _ in messages]
+    assert groups == [
+        realtime.table_player_group(table.pk, alice.pk),
+        realtime.table_player_group(table.pk, bob.pk),
+    ]  # nobody watches: no spectators' frame is built
+    for group, message in messages:
+        frame = message["frame"]
+        assert json.loads(json.dumps(frame)) == frame
+        assert frame["version"] == 1
+        seat = 0 if group.endswith(f".{alice.pk}") else 1
+        assert frame["seat"] == seat and frame["view"]["seat"] == seat
+
+
+def test_a_watched_table_also_gets_the_spectators_frame(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    table = start_table("japanese_joker", [alice, bob])
+    _, state, mover = _ready(table, watched=True)
+    with django_capture_on_commit_callbacks() as callbacks:
+        moves.match_act(
+            table_id=table.pk,
+            player=mover,
+            version=0,
+            action=state.legal_actions()[0],
+            client_action_id="m1",
+        )
+    messages = _published(callbacks)
+    spectators = [m for g, m in messages if g == realtime.table_spectator_group(table.pk)]
+    assert len(spectators) == 1 and spectators[0]["frame"]["seat"] is None
+    assert "hand" not in spectators[0]["frame"]["view"]
+
+
+def test_a_refused_move_publishes_nothing(alice, bob, django_capture_on_commit_callbacks):
+    table = start_table("japanese_joker", [alice, bob])
+    match, _, mover = _ready(table, watched=True)
+    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(ServiceError):
+        moves.match_act(
+            table_id=table.pk,
+            player=mover,
+            version=0,
+            action={"type": "play", "card": "XX"},
+            client_action_id="bad",
+        )
+    assert callbacks == []
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+def test_a_resend_of_an_applied_move_is_a_duplicate_found_without_a_second_event(alice, bob):
+    table = start_table("japanese_joker", [alice, bob])
+    match, state, mover = _ready(table, watched=False)
+    action = state.legal_actions()[0]
+    first = moves.match_act(
+        table_id=table.pk, player=mover, version=0, action=action, client_action_id="same"
+    )
+    again = moves.match_act(
+        table_id=table.pk, player=mover, version=0, action=action, client_action_id="same"
+    )
+    assert (first.version, first.duplicate) == (1, False)
+    assert (again.version, again.duplicate) == (1, True)
+    assert match.events.count() == 1
