@@ -12,6 +12,18 @@ from config.websocket import GuardedJsonConsumer
 from .access import player_from
 
 
+def _plain_text(value: object, longest: int) -> bool:
+    """Text the channel layer can carry: JSON lets a client send a lone surrogate ("\\ud83d"),
+    which no UTF-8 encoder (msgpack's on the Redis layer) accepts."""
+    if not isinstance(value, str) or len(value) > longest:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class PingConsumer(GuardedJsonConsumer):
     """Answers ``{"type": "ping"}`` with a pong that travelled through the channel layer."""
 
@@ -27,7 +39,7 @@ class PingConsumer(GuardedJsonConsumer):
             await self.bad_message(gettext("Send %(ping)s.") % {"ping": '{"type": "ping"}'})
             return
         payload = content.get("payload")
-        if payload is not None and (not isinstance(payload, str) or len(payload) > 200):
+        if payload is not None and not _plain_text(payload, 200):
             await self.bad_message(
                 gettext("The payload must be text of at most 200 characters."), code="bad_payload"
             )

@@ -1,8 +1,8 @@
 """Websocket routes; each consumer lives in the app that owns it.
 
 The table socket reads nothing before it has accepted the handshake: it gets the session only
-(resolved lazily) and finds its player itself, in its database pool. Any other path is closed
-with 4004 (docs/protocol.md § Close codes) rather than failing the handshake."""
+(resolved lazily) and finds its player itself, in its database pool. Any other path is refused
+at the handshake (HTTP 403, docs/protocol.md § Close codes) rather than failing with an error."""
 
 from channels.auth import AuthMiddlewareStack
 from channels.sessions import SessionMiddlewareStack

@@ -8,6 +8,7 @@ import time
 from functools import cached_property
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -18,7 +19,6 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 # of RFC 6455 are sent as 4000 + the RFC code (docs/protocol.md § Close codes).
 CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
 CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
-CLOSE_NOT_FOUND = 4004  # no such table, or no socket at this path
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -119,8 +119,12 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        if not self.closing:
+        if self.closing:
+            return
+        try:
             await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        except Disconnected:  # the client left while we were answering; its disconnect follows
+            self.closing = True
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
@@ -141,9 +145,8 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
 
 
 class NotFoundConsumer(AsyncWebsocketConsumer):
-    """Any websocket path without a route: accepted, then closed with 4004, so a probe gets a
-    documented code instead of a server error at the handshake."""
+    """Any websocket path without a route: the handshake is refused (HTTP 403, as for a foreign
+    origin) instead of failing with a server error."""
 
     async def connect(self) -> None:
-        await self.accept()
-        await self.close(code=CLOSE_NOT_FOUND)
+        await self.close()
