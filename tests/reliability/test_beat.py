@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import TableConnection
+from games.models import LiveServer, TableConnection
 
 from .conftest import ROOT, end_server_sessions, free_port, many_open_tables
 
@@ -76,14 +76,13 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
     tmp_path,
 ):
     """Pass: ``scripts/serve.py`` on the test database and Redis, with nothing under VAR_DIR,
-    runs the live sweep (a dead socket's presence row is removed); when its beat process is
+    runs the live sweep (a dead server's presence rows are removed); when its beat process is
     killed, serve.py says so and stops everything with a non-zero exit code."""
-    table = many_open_tables(1)[0]
-    stale = TableConnection.objects.create(
-        channel_name="specific.dead-process!1",
-        table=table,
-        seat=None,
-        last_seen_at=timezone.now() - timedelta(minutes=10),
+    stale = LiveServer.objects.create(
+        name="a-server-killed-ten-minutes-ago", last_seen_at=timezone.now() - timedelta(minutes=10)
+    )
+    TableConnection.objects.create(
+        channel_name="specific.dead!1", server=stale, table=many_open_tables(1)[0]
     )
     db = settings.DATABASES["default"]
     env = {
@@ -108,11 +107,12 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
     reader.start()
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and TableConnection.objects.filter(pk=stale.pk).exists():
+        while time.monotonic() < deadline and LiveServer.objects.filter(pk=stale.pk).exists():
             assert server.poll() is None, "".join(lines)
             time.sleep(0.5)
         output = "".join(lines)
-        assert not TableConnection.objects.filter(pk=stale.pk).exists(), output
+        assert not LiveServer.objects.filter(pk=stale.pk).exists(), output
+        assert not TableConnection.objects.filter(server_id=stale.pk).exists()
         assert "FileNotFoundError" not in output
 
         beat = next(line for line in lines if line.startswith("beat: pid "))
