@@ -651,7 +651,7 @@ def test_jj_17_joker_is_legal_even_when_the_suit_is_held() -> None:
 )
 def test_jj_20_21_trick_winner(lead: Play, follow: Play, trump: str | None, expected: int) -> None:
     """JJ-20, JJ-21: the winner of a two-card trick."""
-    assert trick_winner(lead, follow, trump) == expected
+    assert trick_winner((lead, follow), trump) == expected
 
 
 def test_jj_21_trump_cuts_joker_calling_a_non_trump_suit_in_a_real_hand() -> None:
