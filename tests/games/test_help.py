@@ -657,8 +657,8 @@ def test_classic_joker_diagrams_agree_with_the_engine() -> None:
 def test_japanese_whist_diagram_and_examples_agree_with_the_engine() -> None:
     assert japanese_whist.trick_winner((Play(0, "KS"), Play(1, "2H")), "H") == 1
     assert japanese_whist.trick_winner((Play(0, "KS"), Play(1, "AD")), "H") == 0
-    trumps = japanese_whist.WhistOptions("trumps", 13)
-    spel_pass = japanese_whist.WhistOptions("spel_pass", 13)
+    trumps = japanese_whist.Options("trumps", 13)
+    spel_pass = japanese_whist.Options("spel_pass", 13)
     dealer = 1  # seat 0 is the forehand
     assert japanese_whist.hand_points(trumps, (16, 10), dealer, None) == (3, 0)
     assert japanese_whist.hand_points(trumps, (13, 13), dealer, None) == (0, 0)

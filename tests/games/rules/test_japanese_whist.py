@@ -18,7 +18,7 @@ import pytest
 from games.rules import IllegalAction, InvalidDeal, InvalidOptions, Phase, RulesError, get_game
 from games.rules.automove import auto_action
 from games.rules.cards import FULL_DECK, full_deck
-from games.rules.japanese_whist import GAME, WhistOptions, hand_points, trick_winner
+from games.rules.japanese_whist import GAME, Options, hand_points, trick_winner
 from games.rules.tricks import Play
 
 G, F = 0, 1  # dealer and forehand in every explicit deal below
@@ -454,7 +454,7 @@ def test_jw_12_the_highest_trump_wins_else_the_highest_of_the_led_suit() -> None
 
 
 def test_jw_13_tricks_above_13_score_one_point_each() -> None:
-    trumps = WhistOptions("trumps", 13)
+    trumps = Options("trumps", 13)
     assert hand_points(trumps, (16, 10), G, None) == (3, 0)
     assert hand_points(trumps, (10, 16), G, None) == (0, 3)
     assert hand_points(trumps, (26, 0), F, None) == (13, 0)
@@ -497,7 +497,7 @@ def test_jw_15_spel_or_pass_has_no_trump_and_a_declaration_instead() -> None:
 
 
 def test_jw_16_a_made_spel_scores_the_excess_and_a_failed_one_pays_the_dealer_double() -> None:
-    spel = WhistOptions("spel_pass", 13)
+    spel = Options("spel_pass", 13)
     assert hand_points(spel, (10, 16), G, "spel") == (0, 3)
     assert hand_points(spel, (15, 11), G, "spel") == (4, 0)
     assert hand_points(spel, (13, 13), G, "spel") == (0, 0)
@@ -505,7 +505,7 @@ def test_jw_16_a_made_spel_scores_the_excess_and_a_failed_one_pays_the_dealer_do
 
 
 def test_jw_17_in_pass_the_player_under_13_scores_without_doubling() -> None:
-    spel = WhistOptions("spel_pass", 13)
+    spel = Options("spel_pass", 13)
     assert hand_points(spel, (16, 10), G, "pass") == (0, 3)
     assert hand_points(spel, (8, 18), G, "pass") == (5, 0)
     assert hand_points(spel, (13, 13), G, "pass") == (0, 0)
@@ -666,7 +666,7 @@ def test_w_12_winner_leads() -> None:
 
 @pytest.mark.parametrize(("tricks", "points"), [((10, 16), (0, 3)), ((13, 13), (0, 0))])
 def test_w_13_scoring(tricks: tuple[int, int], points: tuple[int, int]) -> None:
-    assert hand_points(WhistOptions(), tricks, G, None) == points
+    assert hand_points(Options(), tricks, G, None) == points
     ended = play_to(start(build_deal(), trump="H"), tricks)
     assert ended.phase is Phase.HAND_OVER
     assert tuple(ended.scores) == points
