@@ -142,7 +142,7 @@ def writable_twin(frozen: type) -> type:
     ``__class__`` (Python allows it: the two layouts are the same). From then on it is as frozen
     as a state built any other way; the twin never leaves the engine's ``_evolve``.
     """
-    return type(f"{frozen.__name__}Twin", (), {"__slots__": frozen.__slots__})
+    return type(f"{frozen.__name__}Twin", (), {"__slots__": vars(frozen)["__slots__"]})
 
 
 class TableOptions:

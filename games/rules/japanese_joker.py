@@ -301,7 +301,8 @@ class State:
         card = action.get("card")
         if type(card) is not str or card not in JOKER_DECK:
             raise IllegalAction(gettext_noop("{card} is not a card of this deck."), card=repr(card))
-        seat = self.leader if not self.trick else 1 - self.leader  # type: ignore[operator]
+        seat = self.to_act
+        assert seat is not None  # the play phase always awaits a seat
         trick = self.trick
         leading = not trick
         joker = card[0] == "X"
@@ -418,7 +419,7 @@ class State:
         new.revealed = revealed
         new.forfeited = self.forfeited
         new.__class__ = State
-        return new  # type: ignore[no-any-return]
+        return new
 
     def _replace(self, **changes: Any) -> State:
         """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
@@ -448,7 +449,7 @@ class State:
         for name, value in changes.items():
             setattr(new, name, value)
         new.__class__ = State
-        return new  # type: ignore[no-any-return]
+        return new
 
     def _end_hand(self) -> State:
         """JJ-22, JJ-23, JJ-4: score the hand, end the match or deal the next hand."""

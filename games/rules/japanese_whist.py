@@ -539,7 +539,7 @@ class State:
         new.forfeited = self.forfeited
         new.pending = pending
         new.__class__ = State
-        return new  # type: ignore[no-any-return]
+        return new
 
     def _replace(self, **changes: Any) -> State:
         """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
@@ -565,7 +565,7 @@ class State:
         for name, value in changes.items():
             setattr(new, name, value)
         new.__class__ = State
-        return new  # type: ignore[no-any-return]
+        return new
 
     def _holds_suit(self, seat: int, suit: str, locked: bool) -> bool:
         if any(up is not None and up[1] == suit for up, _ in self.layouts[seat]):
