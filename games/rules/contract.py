@@ -6,14 +6,12 @@ The three engines (``japanese_joker``, ``classic_joker``, ``japanese_whist``) im
 frozen slots dataclasses: a state is a value, and ``apply`` returns a new one.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, NotRequired, Protocol, Self, TypedDict
 
 from .base import Option, Phase
 
-# An action is a small JSON object such as {"type": "play", "card": "QH"} (README § 0.3).
+# An action is a small JSON object (docs/rules/README.md § 0.3): {"type": "play", "card": "QH"}.
 Action = dict[str, Any]
 
 

@@ -467,7 +467,7 @@ class State:
                 previous_hand=summary,
                 revealed=(0, 0),
             )
-        if self.seed is None:  # an explicit deal plays one hand (README § 0.3)
+        if self.seed is None:  # an explicit deal plays one hand (docs/rules/README.md § 0.3)
             return self._replace(
                 phase=Phase.HAND_OVER,
                 to_act=None,
@@ -489,7 +489,7 @@ class State:
     # -- forfeit -------------------------------------------------------------------------------
 
     def forfeit(self, seat: int) -> State:
-        """JJ-24 (README § 0.6): the match ends at once and the other seat wins it."""
+        """JJ-24 (docs/rules/README.md § 0.6): the match ends at once and the other seat wins it."""
         if type(seat) is not int or seat not in (0, 1):
             raise IllegalAction(
                 gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
@@ -522,7 +522,7 @@ class State:
         return set(JOKER_DECK) - visible
 
     def auto_trump_cards(self) -> list[str]:
-        """README § 0.6: the actor's own visible cards (its first three in the trump phase)."""
+        """docs/rules/README.md § 0.6: the actor's own cards (in the trump phase its first 3)."""
         if self.to_act is None:
             return []
         return list(self.hands[self.to_act])
@@ -720,7 +720,7 @@ def _deal_hand(
 
 
 def _parse_deal(given: object, options: Options) -> State:
-    """The explicit-deal format of the rules file; anything malformed raises InvalidDeal."""
+    """The explicit deal of docs/rules/japanese_joker.md; anything malformed is InvalidDeal."""
     deal = deal_object(given, "declarer, hands and columns")
     missing = sorted({"declarer", "hands", "columns"} - deal.keys())
     if missing:
@@ -813,7 +813,7 @@ class JapaneseJoker:
         return _deal_hand(Options.parse(options), seed, 1, None, (0, 0), None, None)
 
     def from_deal(self, deal: object, options: Mapping[str, Any] | None = None) -> State:
-        """One hand from an explicit deal (rules file § Explicit deal); it ends in hand_over."""
+        """One hand from an explicit deal (docs/rules/japanese_joker.md § Explicit deal)."""
         return _parse_deal(deal, Options.parse(options))
 
     def from_dict(self, data: object) -> State:

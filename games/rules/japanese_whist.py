@@ -333,7 +333,7 @@ class State:
         raise IllegalAction(gettext_noop("The match is over: no more moves."))
 
     def forfeit(self, seat: int) -> State:
-        """README § 0.6: a two-player match ends at once and the opponent wins it."""
+        """docs/rules/README.md § 0.6: a two-player match ends at once and the opponent wins it."""
         if seat not in (0, 1) or isinstance(seat, bool):
             raise IllegalAction(
                 gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
@@ -399,7 +399,7 @@ class State:
             "result": self.result,
             "forfeited": list(self.forfeited) if self.forfeited else None,
         }
-        # README § 0.3: in the trumps game the trump is absent until the forehand has named it.
+        # docs/rules/README.md § 0.3: in the trumps game the trump is absent until it is named.
         if self.options.game != "trumps" or self.trump is not None:
             view["trump"] = self.trump
         if seat is not None:
@@ -744,7 +744,7 @@ class JapaneseWhist:
         )
 
     def from_deal(self, deal: object, options: Mapping[str, Any] | None = None) -> State:
-        """A hand from an explicit deal (format in the rules file); it ends in hand_over."""
+        """One hand from an explicit deal (docs/rules/japanese_whist.md § Explicit deal)."""
         parsed = Options.parse(options)
         given = deal_object(deal, "dealer, layout, hands and scores")
         expected = {"dealer", "layout", "hands", "scores"}

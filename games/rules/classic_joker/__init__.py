@@ -98,7 +98,7 @@ class ClassicJoker:
         )
 
     def from_deal(self, deal: object, options: Mapping[str, Any] | None = None) -> State:
-        """One hand from an explicit deal (rules file § "Explicit deal"); no seed."""
+        """One hand from an explicit deal (docs/rules/classic_joker.md § Explicit deal)."""
         parsed = Options.parse(options)
         given = read_explicit_deal(deal, parsed)
         return start(

@@ -135,7 +135,7 @@ def _deal_pulka(value: Any, options: Options, deal_number: int) -> tuple[History
 
 
 def read_explicit_deal(given: object, options: Options) -> ExplicitDeal:
-    """The rules file's explicit deal; anything malformed is :class:`InvalidDeal`."""
+    """The explicit deal of docs/rules/classic_joker.md; anything malformed is InvalidDeal."""
     deal: Mapping[str, Any] = deal_object(given, "dealer, deal and hands")
     extra = sorted(
         map(str, set(deal) - {"dealer", "deal", "hands", "trump_card", "scores", "pulka"})

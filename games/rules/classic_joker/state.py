@@ -221,7 +221,7 @@ class State:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, in a fixed order (README § 0.3)."""
+        """Every legal action of the seat to act, in a fixed order (docs/rules/README.md § 0.3)."""
         if self.to_act is None:
             return []
         if self.phase is Phase.TRUMP:
@@ -395,7 +395,7 @@ class State:
         winner = trick_winner(trick, self.trump)
         tricks = _put(self.tricks, winner, self.tricks[winner] + 1)
         played = self.played + tuple(p.card for p in trick)
-        if hands[winner]:  # CJ-9 / README § 0.5: the winner leads the next trick
+        if hands[winner]:  # CJ-9 / docs/rules/README.md § 0.5: the winner leads the next trick
             return self._after_play(winner, hands, (), tricks, winner, played, (trick, winner))
         done = self._after_play(None, hands, (), tricks, self.leader, played, (trick, winner))
         return done._finish_deal()
@@ -554,7 +554,7 @@ class State:
     # ------------------------------------------------------------------ absence
 
     def forfeit(self, seat: int) -> State:
-        """Record a seat that left (README § 0.6): a bot plays on; the leaver is ranked last."""
+        """A seat left (docs/rules/README.md § 0.6): a bot plays on; the leaver is ranked last."""
         if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
             raise IllegalAction(
                 gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
@@ -575,7 +575,7 @@ class State:
     # ------------------------------------------------------------------ information
 
     def auto_trump_cards(self) -> list[str]:
-        """The chooser's own visible cards (its first three in a 9-card deal, README § 0.6)."""
+        """docs/rules/README.md § 0.6: the chooser's own cards (in a 9-card deal its first 3)."""
         if self.to_act is None:
             return []
         return list(self.hands[self.to_act])

@@ -1,6 +1,6 @@
 """Classic Georgian Joker: dealing, bidding, following and trick winners.
 
-Every test cites the rule (CJ-n) or scenario (C-nn) of ``shared/rules/classic_joker.md`` it
+Every test cites the rule (CJ-n) or scenario (C-nn) of ``docs/rules/classic_joker.md`` it
 checks. Positions are explicit deals (``from_deal``); seats are N, E, S, W = 0, 1, 2, 3 and W
 deals unless a test says otherwise, so N bids first and leads trick 1.
 """

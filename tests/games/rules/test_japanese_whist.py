@@ -1,6 +1,6 @@
 """Japanese Whist as a specification: every rule JW-1 … JW-17 and every scenario W-01 … W-18.
 
-Rules: shared/rules/japanese_whist.md. F is the forehand, G the dealer; most positions are built
+Rules: docs/rules/japanese_whist.md. F is the forehand, G the dealer; most positions are built
 with ``from_deal`` with G in seat 0 and F in seat 1, then played through ``apply``.
 """
 
@@ -211,7 +211,7 @@ def test_a_view_carries_every_contract_key() -> None:
     assert shared <= set(state.view(None))
     assert "hand" not in state.view(None)
     assert "hand" in state.view(0)
-    assert "trump" not in state.view(0)  # README § 0.3: absent before it is known
+    assert "trump" not in state.view(0)  # docs/rules/README.md § 0.3: absent before it is known
     assert state.apply({"type": "trump", "suit": "D"}).view(None)["trump"] == "D"
 
 
