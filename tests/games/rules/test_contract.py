@@ -339,6 +339,10 @@ MATCH_CASES = [
 # --------------------------------------------------------------------------- one moment
 
 
+# JSON values no action has, put in place of each value of a legal action in turn.
+ODD_VALUES: tuple[Any, ...] = (None, True, 1.5, float("nan"), "", "zz", -1, 10**20, [], {}, ["QH"])
+
+
 def malformed_and_illegal(spec: GameSpec, state: Any, rng: random.Random) -> list[Any]:
     """Actions a client could send that are not in the legal list (filtered by the caller)."""
     some = rng.sample(sorted(spec.deck), 6)
@@ -399,7 +403,9 @@ def malformed_and_illegal(spec: GameSpec, state: Any, rng: random.Random) -> lis
         ]
     legal = state.legal_actions()
     if legal:
-        candidates.append({**rng.choice(legal), "seat": state.to_act})
+        action = rng.choice(legal)
+        candidates.append({**action, "seat": state.to_act})
+        candidates += [{**action, key: odd} for key in action for odd in ODD_VALUES]
     return candidates
 
 
@@ -671,6 +677,9 @@ VALUES = (
     | st.sampled_from(sorted(FULL_DECK | JOKER_DECK))
     | st.sampled_from(("S", "H", "D", "C", "X", "h"))
     | st.integers(-2, 12)
+    | st.sampled_from((None, True, False, 1.0, float("nan"), "", [], {}))
+    | st.lists(st.sampled_from(sorted(FULL_DECK | JOKER_DECK)), min_size=1, max_size=2)
+    | st.dictionaries(st.text(max_size=2), st.integers(), min_size=1, max_size=1)
     | JSON
 )
 ACTION_LIKE = st.dictionaries(KEYS, VALUES, max_size=5)
@@ -685,26 +694,56 @@ def moments(draw: st.DrawFn) -> Any:
     if draw(st.booleans()):
         deal, options = draw(st.composite(spec.deals)())
         state = game.from_deal(deal, options)
+        steps = draw(st.integers(0, 40))  # mostly inside the hand: it ends after 18 to 53
     else:
         state = game.new_match(draw(st.sampled_from(spec.option_sets)), draw(SEEDS))
+        steps = draw(st.integers(0, 150))
     rng = random.Random(draw(MOVES))
-    for _ in range(draw(st.integers(0, 120))):
+    for _ in range(steps):
         if state.to_act is None:
             break
         state = state.apply(rng.choice(state.legal_actions()))
-    if not state.is_over and draw(st.integers(0, 9)) == 0:
+    if not state.is_over and draw(st.integers(0, 19)) == 0:
         state = state.forfeit(0)
     return state
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=SLOW)
-@given(state=moments(), action=st.one_of(JSON, ACTION_LIKE))
+TEMPLATES: list[dict[str, Any]] = [
+    {"type": "play", "card": "QH"},
+    {"type": "play", "card": "X1", "call": "want", "suit": "H"},
+    {"type": "play", "card": "X2", "call": "high"},
+    {"type": "bid", "tricks": 1},
+    {"type": "trump", "suit": "H"},
+    {"type": "declare", "contract": "spel"},
+]
+
+
+@st.composite
+def near_misses(draw: st.DrawFn, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A legal action (or a well-formed one of any type) with one value, key or more changed."""
+    action = dict(draw(st.sampled_from(legal + TEMPLATES)))
+    for _ in range(draw(st.integers(1, 2))):
+        change = draw(st.sampled_from(("value", "value", "value", "add", "drop")))
+        if change == "value" or not action:
+            action[draw(st.sampled_from(sorted(action) or ["type"]))] = draw(VALUES)
+        elif change == "add":
+            action[draw(KEYS)] = draw(VALUES)
+        else:
+            del action[draw(st.sampled_from(sorted(action)))]
+    return action
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=SLOW)
+@given(state=moments(), data=st.data())
 def test_apply_accepts_exactly_the_legal_actions_and_refuses_any_other_json(
-    state: Any, action: Any
+    state: Any, data: st.DataObject
 ) -> None:
     """Whatever JSON a client sends, apply returns a state or raises a readable IllegalAction."""
+    legal_actions = state.legal_actions()
+    near = near_misses(legal_actions)
+    action = data.draw(st.one_of(near, near, JSON, ACTION_LIKE))
     before = state.to_dict()
-    legal = {canonical(a) for a in state.legal_actions()}
+    legal = {canonical(a) for a in legal_actions}
     try:
         after = state.apply(action)
     except IllegalAction as error:
