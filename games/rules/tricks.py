@@ -44,14 +44,6 @@ class Play(NamedTuple):
 CompletedTrick = tuple[tuple[Play, ...], int]
 
 
-def led_suit(plays: Sequence[Play]) -> str | None:
-    """The suit followers must follow: the led card's suit, or the suit a led joker called."""
-    if not plays:
-        return None
-    lead = plays[0]
-    return lead.suit if lead.card[0] == "X" else lead.card[1]
-
-
 def completed_trick_public(trick: CompletedTrick | None) -> PublicTrick | None:
     """A completed trick as every seat sees it (and as it is stored), or None before the first."""
     if trick is None:

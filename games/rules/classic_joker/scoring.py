@@ -1,8 +1,8 @@
 """Classic Joker's scoring: one deal (CJ-17 … CJ-21), a pulka's premia and moshla (CJ-22 …
 CJ-25), the final ranking (CJ-26) and the score sheet that shows them.
 
-Rules 17–25 are also the pure functions the rules file names (``score_deal``, ``pulka_scores``),
-so a test or the help pages can check a score without playing a deal.
+Rules 17–25 are also the pure functions docs/rules/classic_joker.md names (``score_deal``,
+``pulka_scores``), so a test or the help pages can check a score without playing a deal.
 """
 
 from __future__ import annotations
