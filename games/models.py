@@ -144,8 +144,8 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True)
-    # When the seat to act gets an automatic move (README § 0.6 turn clock), or a computer seat
-    # its move; the sweep finds due turns by this column.
+    # When the seat to act gets an automatic move (docs/rules/README.md § 0.6 turn clock), or a
+    # computer seat its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Someone who holds no seat has the table open: only then is a spectators' frame built.
     watched = models.BooleanField(default=False)

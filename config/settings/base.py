@@ -224,7 +224,7 @@ COIN_SIGNUP_GRANT = int(os.environ.get("COIN_SIGNUP_GRANT", 1000))
 COIN_DAILY_TOPUP_AMOUNT = int(os.environ.get("COIN_DAILY_TOPUP_AMOUNT", 250))
 COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
 
-# --- Tables and live play (site rules, rules/README.md § 0.6) -----------------------------------
+# --- Tables and live play (site rules, docs/rules/README.md § 0.6) ------------------------------
 
 TABLE_IDLE_MINUTES = int(os.environ.get("TABLE_IDLE_MINUTES", 30))
 TURN_SECONDS = int(os.environ.get("TURN_SECONDS", 45))
@@ -250,11 +250,13 @@ LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 1))
 # A computer seat moves this long after its turn comes, so a person can follow the trick.
 LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
 # Threads for the sockets' database work in each server process; a table waiting on its lock
-# holds one of them, never the others. SQLite writes one at a time anyway.
+# holds one of them, never the others. SQLite writes one at a time anyway. 0: no pool, Django's
+# one shared thread.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 16 if DATABASE_URL else 2))
 # Tasks enqueued (by name) when a match finishes, after the commit that ended it.
 MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS")
-# Turn clocks run out this many times in a row: the seat abandoned the match (README § 0.6).
+# Turn clocks run out this many times in a row: the seat abandoned the match
+# (docs/rules/README.md § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
 
 # --- Internationalisation ---------------------------------------------------------------------

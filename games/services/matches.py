@@ -255,7 +255,8 @@ def record_event(
 def forfeit_seat(
     match: Match, state: Any, seats: list[Seat], seat: Seat, *, reason: str, now: datetime
 ) -> None:
-    """README § 0.6: 2-player games end; classic Joker goes on with a computer in the seat."""
+    """2-player games end; classic Joker goes on with a computer in the seat (docs/rules/README.md
+    § 0.6)."""
     new_state = state.forfeit(seat.position)
     seat.forfeited = True
     seat.absence_deadline = None

@@ -1,6 +1,6 @@
 """Help pages (issue 7, item 6): every page in English, Georgian and Russian, and true to the rules.
 
-The pages explain shared/rules/*.md for players. These tests check that each page renders in the
+The pages explain docs/rules/*.md for players. These tests check that each page renders in the
 active language (and really is written in it, not a fallback), that the index and the table of
 contents link every page, that the key facts of each game are there in every language, and that
 the worked examples and trick diagrams agree with the rules engines.
