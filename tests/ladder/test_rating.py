@@ -15,7 +15,7 @@ from ladder.rating import NEW_SKILL, Skill, placements, rate
 
 
 def test_a_new_player_starts_at_1500_on_the_display_scale():
-    assert NEW_SKILL == Skill(mu=25.0, sigma=25 / 3)
+    assert (NEW_SKILL.mu, NEW_SKILL.sigma) == (25.0, 25 / 3)
     assert NEW_SKILL.display == 1500
 
 
