@@ -10,8 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 640
-HEIGHT = 220
+WIDTH = 480
+HEIGHT = 180
 LEFT = 48  # room for the scale's labels
 RIGHT = 12
 TOP = 12

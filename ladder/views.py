@@ -63,9 +63,6 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "page": page,
         "search": search,
         "mine": mine,
-        "mine_on_page": mine is not None
-        and mine.rating is not None
-        and any(row.pk == mine.rating.pk for row in page),
         **_rules(),
     }
     return render(request, "ladder/leaderboard.html", context)
