@@ -185,11 +185,16 @@ def recent_matches(*, player: Player, limit: int = RECENT_COUNT) -> list[RecentM
         match = seat.table.match
         seats = everyone[seat.table_id]
         result = match.result or {}
-        places = rating.placements(
-            seats=len(seats),
-            winners=result.get("winners") or [],
-            forfeited=result.get("forfeited", []),
-            scores=result.get("scores") or [0] * len(seats),
+        winners = result.get("winners") or []
+        places = (
+            rating.placements(
+                seats=len(seats),
+                winners=winners,
+                forfeited=result.get("forfeited", []),
+                scores=result.get("scores") or [0] * len(seats),
+            )
+            if winners
+            else [0] * len(seats)  # no winner recorded: no place to show
         )
         recent.append(
             RecentMatch(
@@ -200,7 +205,7 @@ def recent_matches(*, player: Player, limit: int = RECENT_COUNT) -> list[RecentM
                     for s in seats
                     if s.pk != seat.pk
                 ],
-                won=seat.position in result.get("winners", []),
+                won=seat.position in winners,
                 place=places[seat.position],
                 seats=len(seats),
                 forfeited=seat.forfeited,

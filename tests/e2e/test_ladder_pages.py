@@ -41,9 +41,7 @@ def players(browser, e2e_server, people):
     assert not errors, errors
 
 
-def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(
-    players, artifacts
-):
+def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(players, artifacts):
     lana, lev, lia = players["lana"], players["lev"], players["lia"]
     url = lana.open_table("japanese_joker")
     assert "Rated" in lana.page.locator("#table-rated").inner_text()
@@ -60,7 +58,9 @@ def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(
             mine = person.page.locator("#dialog-result #rating-change .rating-mine")
             mine.wait_for()
             text = mine.inner_text()
-            assert re.fullmatch(rf"Your rating: \d+\??\s→\s\d+\??\s\({re.escape(sign)}\d+\)", text), text
+            assert re.fullmatch(
+                rf"Your rating: \d+\??\s→\s\d+\??\s\({re.escape(sign)}\d+\)", text
+            ), text
             if number == 1:
                 assert text.startswith("Your rating: 1500? → ")
         if number == 1:

@@ -271,3 +271,18 @@ def test_a_rematch_keeps_the_table_rated(alice, bob):
     again = Table.objects.get(rematch_of_id=first.table_id)
     assert again.rated
     assert Match.objects.filter(table=again).exists()
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_the_ladder_pages_are_translated(alice, bob, language, settings):
+    settings.LADDER_PROVISIONAL_MATCHES = 1
+    beats(alice, bob)
+    beats(alice, bob, rated=False)
+    client = client_for(bob)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    for path in ("/ladder/", f"/ladder/{GAME}/", "/players/alice/", "/players/bob/"):
+        html = client.get(path).content.decode()
+        main = html.split('<main id="main" class="page">', 1)[1].split("</main>", 1)[0]
+        text = re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", " ", main, flags=re.S))
+        words = set(re.findall(r"[A-Za-z]{2,}", text)) - {"alice", "bob"}
+        assert words == set(), (path, words)
