@@ -32,6 +32,8 @@ async def _rating_frame(sock: Sock) -> dict:
     frame = seen[0] if seen else await sock.until(lambda f: f["type"] == "rating")
     await sock.drain()
     assert [f for f in sock.frames if f["type"] == "rating"] == [frame]  # once
+    kinds = [f["type"] for f in sock.frames]
+    assert kinds.index("match_over") < kinds.index("rating")  # it follows the end
     return frame
 
 
