@@ -250,6 +250,10 @@ def record_event(
     publish_state(match, state, seats, now)
     if state.is_over:
         publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+        # Enqueued after the frames: a hook's own message (the ladder's rating) follows the end
+        # even when the task runs at once (eagerly, in tests).
+        for task_name in settings.MATCH_FINISHED_TASKS:
+            enqueue_on_commit(task_name, match.pk)
 
 
 def forfeit_seat(
@@ -300,8 +304,6 @@ def _finish(
     _free_table(table, seats, Table.Status.FINISHED, now)
     match_id = match.pk
     transaction.on_commit(lambda: logger.info("Match %s finished.", match_id))
-    for task_name in settings.MATCH_FINISHED_TASKS:
-        enqueue_on_commit(task_name, match_id)
     return ["status", "result", "ended_at"]
 
 
