@@ -4,8 +4,6 @@ from . import views
 
 urlpatterns = [
     path("guest/", views.guest_start, name="guest_start"),
-    # Any stored name, "/" included: names made before the name rule must keep a profile.
-    path("players/<path:name>/", views.profile, name="profile"),
     path("friends/", views.friends, name="friends"),
     path("wallet/", views.wallet, name="wallet"),
     path("wallet/top-up/", views.wallet_topup, name="wallet_topup"),

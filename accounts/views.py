@@ -1,4 +1,4 @@
-"""Pages for players: the home page, guests, profiles and friends. Writes go through services."""
+"""Pages for players: the home page, guests and friends. Writes go through services."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET, require_POST
 from . import selectors, services
 from .errors import ServiceError
 from .forms import FriendRequestForm
-from .models import Player
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -40,20 +39,6 @@ def guest_start(request: HttpRequest) -> HttpResponse:
             request, _("Welcome, %(name)s! You can play at free tables.") % {"name": player.name}
         )
     return redirect(_safe_next(request, reverse("home")))
-
-
-@require_GET
-def profile(request: HttpRequest, name: str) -> HttpResponse:
-    shown = get_object_or_404(Player.objects.select_related("user"), name__iexact=name)
-    viewer = request.player if request.player else None
-    context = {
-        "shown": shown,
-        "friend_count": selectors.friends_of(shown).count(),
-        "is_self": viewer is not None and viewer.pk == shown.pk,
-        "is_friend": viewer is not None and services.are_friends(viewer, shown),
-        "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
-    }
-    return render(request, "accounts/profile.html", context)
 
 
 def friends(request: HttpRequest) -> HttpResponse:

@@ -2,10 +2,11 @@
 
 Run ``python -m bench.engine`` (``--seconds`` per game, default 2). For each game it plays whole
 hands with uniformly random legal actions (``state.legal_actions()`` + ``apply``, one
-``random.Random`` per run), a hand lasting from its first action until the hand number changes
-or the match ends, in batches of a fixed number of hands until the time is up. Beside the figures
-it prints a baseline measured in the same run: ``random.choice`` alone over a pre-built list, as
-many times as there were actions, so a slow machine can be told apart from a slow engine.
+``random.Random`` per run), a hand lasting from its first action until ``state.hand_number``
+changes or the match ends, in batches of a fixed number of hands until the time is up. Beside
+the figures it prints a baseline measured in the same run: ``random.choice`` alone over a
+pre-built list, as many times as there were actions, so a slow machine can be told apart from a
+slow engine.
 
 The floor is 1,000 random Japanese Joker hands/s (the server applies moves on a hot path); the
 exit status is 1 when a game with a floor falls below it.
@@ -16,10 +17,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any
 
 GAMES: tuple[str, ...] = ("japanese_joker", "classic_joker", "japanese_whist")
 FLOORS: dict[str, float] = {"japanese_joker": 1_000.0}  # hands per second
@@ -48,14 +47,6 @@ class Result:
         return self.baseline / self.actions * 1e6
 
 
-def hand_counter(state: Any) -> Callable[[Any], int]:
-    """How to read the hand number of this game's states (attribute, else the public view)."""
-    for name in ("hand_number", "deal_number"):
-        if isinstance(getattr(state, name, None), int):
-            return lambda s, name=name: getattr(s, name)
-    return lambda s: s.view(None)["hand_number"]
-
-
 def baseline_seconds(actions: int, rng: random.Random) -> float:
     """The cost of ``random.choice`` alone over a pre-built list, ``actions`` times."""
     options = list(range(10))
@@ -75,16 +66,15 @@ def run_game(name: str, seconds: float) -> Result:
     rng = random.Random(RUN_SEED)
     match = 0
     state = game.new_match(options, f"bench-{match}")
-    hand_of = hand_counter(state)
     hands = actions = 0
     start = perf_counter()
     while True:
         for _ in range(BATCH_HANDS):
-            hand = hand_of(state)
+            hand = state.hand_number
             while True:
                 state = state.apply(rng.choice(state.legal_actions()))
                 actions += 1
-                if state.is_over or hand_of(state) != hand:
+                if state.is_over or state.hand_number != hand:
                     break
             hands += 1
             if state.is_over:

@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("help/", include("games.help_urls")),
     path("ladder/", include("ladder.urls")),
+    path("players/", include("ladder.profile_urls")),
 ]

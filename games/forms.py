@@ -39,6 +39,15 @@ class TableForm(forms.Form):
         label=gettext_lazy("Password"),
         help_text=gettext_lazy("Password tables only: at least 4 characters."),
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated"),
+        help_text=gettext_lazy(
+            "The match counts for the ladder. A table with a guest or a computer player is "
+            "always casual."
+        ),
+    )
 
     def option_values(self) -> dict[str, Any]:
         return {

@@ -52,7 +52,7 @@ def result_public(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     return {
         **match.result,
         "winner_names": [names[seat] for seat in match.result.get("winners", [])],
-        # Provably fair: the seed is revealed once the match is over (rules/README.md § 0.4).
+        # Provably fair: the seed is revealed once the match is over (docs/rules/README.md § 0.4).
         "seed": match.seed,
         "seed_hash": match.seed_hash,
     }

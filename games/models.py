@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import models
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +35,8 @@ class Table(models.Model):
     creator = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tables_created")
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.OPEN)
     seats_total = models.PositiveSmallIntegerField()
+    # The creator's choice; the match counts for the ladder only if :meth:`is_rated` holds.
+    rated = models.BooleanField(default=False)
     # Who stood up when the last start failed for want of coins; the notice is rendered on
     # display so that each reader gets it in their own language.
     stood_up_for_stake = models.ForeignKey(
@@ -57,6 +61,15 @@ class Table(models.Model):
     @property
     def is_free(self) -> bool:
         return self.stake == 0
+
+    def is_rated(self, seats: Iterable[Seat]) -> bool:
+        """Rated, not casual: chosen so, and every seat a registered person's. A guest or a
+        computer player makes the table casual; a computer that took over a seat its player
+        forfeited does not (that player is rated, last)."""
+        return self.rated and all(
+            seat.player.user_id is not None and (seat.forfeited or not seat.is_bot)
+            for seat in seats
+        )
 
     @property
     def notice(self) -> str:
@@ -144,8 +157,8 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True)
-    # When the seat to act gets an automatic move (README § 0.6 turn clock), or a computer seat
-    # its move; the sweep finds due turns by this column.
+    # When the seat to act gets an automatic move (docs/rules/README.md § 0.6 turn clock), or a
+    # computer seat its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Someone who holds no seat has the table open: only then is a spectators' frame built.
     watched = models.BooleanField(default=False)

@@ -70,6 +70,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
                 stake=form.cleaned_data["stake"],
                 visibility=form.cleaned_data["visibility"],
                 password=form.cleaned_data["password"],
+                rated=form.cleaned_data["rated"],
             )
         except ServiceError as error:
             form.add_error(None, str(error))

@@ -2,4 +2,8 @@ from django.urls import path
 
 from . import views
 
-urlpatterns = [path("", views.ladder, name="ladder")]
+urlpatterns = [
+    path("", views.ladder, name="ladder"),
+    path("matches/<int:match_id>/ratings/", views.match_ratings, name="ladder_match_ratings"),
+    path("<str:game>/", views.leaderboard, name="leaderboard"),
+]

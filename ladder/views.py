@@ -1,10 +1,131 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The ladder's pages: every game's top players, a game's leaderboard, a player's profile, and
+a match's rating changes for the table page. Reads only; they go through the selectors."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts import selectors as accounts_selectors
+from accounts import services as accounts_services
+from accounts.models import Player
 from games.catalog import GAME_TITLES
+from games.models import Match
+from games.selectors import may_see_table
+
+from . import chart, selectors
+
+SEARCH_MAX_LENGTH = 150
+
+
+def _player(request: HttpRequest) -> Player | None:
+    return request.player if request.player else None
 
 
 @require_GET
 def ladder(request: HttpRequest) -> HttpResponse:
-    return render(request, "ladder/ladder.html", {"games": GAME_TITLES.items()})
+    now = timezone.now()
+    player = _player(request)
+    tops = selectors.ladder_tops(now=now)
+    mine = {}
+    if player is not None and not player.is_guest:
+        mine = {s.game: s for s in selectors.standings(player=player, now=now)}
+    games = [
+        {"key": key, "title": title, "top": tops[key], "mine": mine.get(key)}
+        for key, title in GAME_TITLES.items()
+    ]
+    return render(request, "ladder/ladder.html", {"games": games, **_rules()})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAME_TITLES:
+        raise Http404("No such game.")
+    now = timezone.now()
+    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    ratings = selectors.leaderboard(game=game, now=now, search=search)
+    page = Paginator(ratings, settings.LADDER_PAGE_SIZE).get_page(request.GET.get("page"))
+    player = _player(request)
+    mine = None
+    if player is not None and not player.is_guest:
+        mine = selectors.standing(player=player, game=game, now=now)
+    context = {
+        "game": game,
+        "game_title": GAME_TITLES[game],
+        "page": page,
+        "search": search,
+        "mine": mine,
+        **_rules(),
+    }
+    return render(request, "ladder/leaderboard.html", context)
+
+
+def _rules() -> dict[str, int]:
+    return {
+        "provisional_matches": settings.LADDER_PROVISIONAL_MATCHES,
+        "active_days": settings.LADDER_ACTIVE_DAYS,
+    }
+
+
+@require_GET
+def profile(request: HttpRequest, name: str) -> HttpResponse:
+    now = timezone.now()
+    shown = get_object_or_404(Player.objects.select_related("user"), name__iexact=name)
+    viewer = _player(request)
+    is_self = viewer is not None and viewer.pk == shown.pk
+    if shown.is_guest and not is_self and not _guest_session_may_live(shown, now):
+        raise Http404("No such player.")
+    games = []
+    if not shown.is_guest:
+        for standing in selectors.standings(player=shown, now=now):
+            history = selectors.rating_history(player=shown, game=standing.game)
+            games.append(
+                {
+                    "standing": standing,
+                    "chart": chart.history_chart(
+                        [change.after for change in history],
+                        [_point_label(change.match.ended_at, change.after) for change in history],
+                    ),
+                }
+            )
+    context = {
+        "shown": shown,
+        "friend_count": accounts_selectors.friends_of(shown).count(),
+        "is_self": is_self,
+        "is_friend": viewer is not None and accounts_services.are_friends(viewer, shown),
+        "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
+        "games": games,
+        "record": selectors.player_record(player=shown),
+        "recent": selectors.recent_matches(player=shown),
+        **_rules(),
+    }
+    return render(request, "ladder/profile.html", context)
+
+
+def _guest_session_may_live(guest: Player, now: datetime) -> bool:
+    """A guest's profile lives as long as their session can: a session lasts SESSION_COOKIE_AGE
+    from its last use, and a guest who has not been seen for that long has none left."""
+    last = max(filter(None, [guest.last_seen_at, guest.created_at]))
+    return last >= now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
+
+
+def _point_label(ended_at: datetime | None, value: int) -> str:
+    when = date_format(timezone.localtime(ended_at), "j M Y") if ended_at else ""
+    return _("%(date)s: %(rating)s") % {"date": when, "rating": value}
+
+
+@require_GET
+def match_ratings(request: HttpRequest, match_id: int) -> JsonResponse:
+    """What a match did to ratings, for a table page opened after the ``rating`` message."""
+    match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+    if not may_see_table(_player(request), match.table):
+        raise Http404("No such match.")
+    return JsonResponse(selectors.match_ratings(match=match))

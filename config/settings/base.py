@@ -183,6 +183,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.live_sweep",
         "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", 1)),
     },
+    # The ladder: finished rated matches whose rating task was lost.
+    "ladder-sweep": {
+        "task": "ladder.tasks.rate_unrated_matches",
+        "schedule": float(os.environ.get("LADDER_SWEEP_SECONDS", 60)),
+    },
     "clear-expired-sessions": {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(minute=17, hour=4),
@@ -240,7 +245,7 @@ COIN_SIGNUP_GRANT = int(os.environ.get("COIN_SIGNUP_GRANT", 1000))
 COIN_DAILY_TOPUP_AMOUNT = int(os.environ.get("COIN_DAILY_TOPUP_AMOUNT", 250))
 COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
 
-# --- Tables and live play (site rules, rules/README.md § 0.6) -----------------------------------
+# --- Tables and live play (site rules, docs/rules/README.md § 0.6) ------------------------------
 
 TABLE_IDLE_MINUTES = int(os.environ.get("TABLE_IDLE_MINUTES", 30))
 TURN_SECONDS = int(os.environ.get("TURN_SECONDS", 45))
@@ -266,11 +271,13 @@ LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 1))
 # A computer seat moves this long after its turn comes, so a person can follow the trick.
 LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
 # Threads for the sockets' database work in each server process; a table waiting on its lock
-# holds one of them, never the others. SQLite writes one at a time anyway.
+# holds one of them, never the others. SQLite writes one at a time anyway. 0: no pool, Django's
+# one shared thread.
 LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 16 if DATABASE_URL else 2))
 # Tasks enqueued (by name) when a match finishes, after the commit that ended it.
-MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS")
-# Turn clocks run out this many times in a row: the seat abandoned the match (README § 0.6).
+MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS", "ladder.tasks.rate_match")
+# Turn clocks run out this many times in a row: the seat abandoned the match
+# (docs/rules/README.md § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
 
 # The lobby sends and shows this many tables at a time, newest first, with the count of all.
@@ -295,6 +302,18 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
+
+# --- The ladder (issue 14; README § Ladder) ---------------------------------------------------
+
+# A rating is provisional ("1500?", off the leaderboards) until this many rated matches.
+LADDER_PROVISIONAL_MATCHES = int(os.environ.get("LADDER_PROVISIONAL_MATCHES", 10))
+# Leaderboards list players whose last rated match in that game is this recent.
+LADDER_ACTIVE_DAYS = int(os.environ.get("LADDER_ACTIVE_DAYS", 30))
+LADDER_PAGE_SIZE = int(os.environ.get("LADDER_PAGE_SIZE", 50))
+# The sweep rates finished rated matches left unrated (a lost task, a killed worker) once they
+# ended this long ago, so it does not race the task that is on its way.
+LADDER_SWEEP_SECONDS = float(os.environ.get("LADDER_SWEEP_SECONDS", 60))
+LADDER_SWEEP_AFTER_SECONDS = float(os.environ.get("LADDER_SWEEP_AFTER_SECONDS", 30))
 
 # --- Internationalisation ---------------------------------------------------------------------
 

@@ -19,9 +19,10 @@ WHITENOISE_AUTOREFRESH = True
 # the test database can be dropped at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # SQLite's in-memory test database is shared between connections with table locks that do not
-# wait (no busy timeout), so the socket pool gets one thread there; PostgreSQL gets the default.
+# wait (no busy timeout), so there the sockets' database work runs on Django's one shared thread,
+# as the tests' own; PostgreSQL (CI) runs the real pool.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    LIVE_DB_THREADS = 1
+    LIVE_DB_THREADS = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     # The ledger refuses TRUNCATE (accounts migration 0005) unless the session says otherwise;
     # the suite's own connections do, since Django empties the database between transactional

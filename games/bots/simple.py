@@ -1,4 +1,4 @@
-"""The simple legal-move bot: it plays the turn-clock auto-move (rules/README.md § 0.6).
+"""The simple legal-move bot: it plays the turn-clock auto-move (docs/rules/README.md § 0.6).
 
 Good enough to finish a classic Joker match for a seat that forfeited: it always plays a legal
 move (the lowest legal card, the lowest bid, the trump its own cards favour), and it only reads

@@ -65,9 +65,10 @@ async def run_db_unsent(
 ) -> tuple[T, list[realtime.Message]]:
     """Run ``function`` in the pool; return its result and what its commits published, unsent
     (for a socket that must send its own answer first)."""
-    return await SyncToAsync(_in_pool_thread(function), thread_sensitive=False, executor=_pool())(
-        *args, **kwargs
-    )
+    work = _in_pool_thread(function)
+    if not settings.LIVE_DB_THREADS:  # no pool: Django's one shared thread (SQLite's tests)
+        return await SyncToAsync(work, thread_sensitive=True)(*args, **kwargs)
+    return await SyncToAsync(work, thread_sensitive=False, executor=_pool())(*args, **kwargs)
 
 
 async def run_db(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -1,19 +1,20 @@
-"""The auto-move played when a turn clock runs out (rules/README.md § 0.6).
+"""The auto-move played when a turn clock runs out (docs/rules/README.md § 0.6).
 
-It depends only on the public state API, so it serves every game and the simple bot alike.
+It depends only on the engine contract (``contract.State``), so it serves every game and the
+simple bot alike.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from .cards import SUITS, is_joker, rank_of, suit_of
+from .contract import Action, State
 
 TIE_ORDER = {suit: index for index, suit in enumerate(SUITS)}
 
 
-def auto_action(state: Any) -> dict[str, Any]:
+def auto_action(state: State) -> Action:
     """The move § 0.6 prescribes for the seat ``state.to_act``."""
     legal = state.legal_actions()
     if not legal:
@@ -30,7 +31,7 @@ def auto_action(state: Any) -> dict[str, Any]:
     return _auto_play(legal, state.trump)
 
 
-def _auto_play(legal: list[dict[str, Any]], trump: str | None) -> dict[str, Any]:
+def _auto_play(legal: list[Action], trump: str | None) -> Action:
     plain = [action for action in legal if not is_joker(action["card"])]
     if plain:
         return min(

@@ -1,14 +1,15 @@
-"""What every engine shares: the error family, the phases and the option parser.
+"""What every engine shares: the error family, the phases and the table options.
 
 The engines never import Django: they are pure functions of (options, seed, actions).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar, Self
 
 # The shape of a plain play, shown in the messages that refuse a malformed one.
 PLAY_EXAMPLE = '{"type": "play", "card": "QH"}'
@@ -105,7 +106,7 @@ class Option:
     default: Any
 
 
-def parse_options(specs: tuple[Option, ...], given: dict[str, Any] | None) -> dict[str, Any]:
+def parse_options(specs: tuple[Option, ...], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and refuse anything the game does not list under "Table options"."""
     given = dict(given or {})
     known = {spec.name: spec for spec in specs}
@@ -128,6 +129,39 @@ def parse_options(specs: tuple[Option, ...], given: dict[str, Any] | None) -> di
             )
         parsed[spec.name] = value
     return parsed
+
+
+def writable_twin(frozen: type) -> type:
+    """A class with the slots of the frozen slots dataclass ``frozen``, without its guard.
+
+    A move builds the next state from the last one with a few fields changed. Through the
+    dataclass (its ``__init__`` or :func:`dataclasses.replace`) each field costs a call of
+    ``object.__setattr__``, a frozen dataclass's only way in, and that made a move several times
+    dearer than all of its rules. An engine copies the fields into a twin with plain attribute
+    stores, changes what the move changes, and then makes the twin a ``frozen`` by assigning its
+    ``__class__`` (Python allows it: the two layouts are the same). From then on it is as frozen
+    as a state built any other way; the twin never leaves the engine's ``_evolve``.
+    """
+    return type(f"{frozen.__name__}Twin", (), {"__slots__": vars(frozen)["__slots__"]})
+
+
+class TableOptions:
+    """Base of each game's ``Options``: a frozen slots dataclass with one field per spec.
+
+    The engines read options as attributes (``options.points``); the server stores and shows
+    them as the dict :meth:`as_dict` gives, in the order of the game's "Table options".
+    """
+
+    __slots__ = ()
+    SPECS: ClassVar[tuple[Option, ...]]
+
+    @classmethod
+    def parse(cls, given: Mapping[str, Any] | None) -> Self:
+        """Defaults filled in; anything the game does not offer is :class:`InvalidOptions`."""
+        return cls(**parse_options(cls.SPECS, given))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {spec.name: getattr(self, spec.name) for spec in self.SPECS}
 
 
 def require_keys(action: dict[str, Any], keys: tuple[str, ...], example: str) -> None:

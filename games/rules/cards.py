@@ -1,4 +1,4 @@
-"""Card codes and decks shared by every game (rules/README.md § 0.1, JJ-1, CJ-1, JW-1).
+"""Card codes and decks shared by every game (docs/rules/README.md § 0.1, JJ-1, CJ-1, JW-1).
 
 A card is a two-character string: rank then suit (``"TH"``), or a joker ``"X1"``/``"X2"``.
 Strings keep views JSON-ready and make the hidden-card scans in tests a plain substring check.
@@ -22,7 +22,7 @@ def is_joker(card: str) -> bool:
 
 
 def suit_of(card: str) -> str | None:
-    """The card's suit; jokers have none (rules/README.md § 0.2)."""
+    """The card's suit; jokers have none (docs/rules/README.md § 0.2)."""
     return None if card[0] == "X" else card[1]
 
 

@@ -1,6 +1,6 @@
 """Japanese Whist (Japansk whist), two players, 52 cards, cards laid out on the table.
 
-Rules: ``shared/rules/japanese_whist.md`` (shared conventions in ``shared/rules/README.md`` § 0).
+Rules: ``docs/rules/japanese_whist.md`` (shared conventions in ``docs/rules/README.md`` § 0).
 
 Implemented rules, and where:
 
@@ -25,19 +25,18 @@ Implemented rules, and where:
 - JW-15, JW-16, JW-17 the "spel or pass" variant, its declaration and its scoring:
   :class:`SpelPassVariant`.
 
-A state is immutable: every change builds a new one from small tuples, so ``apply`` can never
-leave a half-changed state behind. Nothing here imports Django; all randomness is
+A state is a frozen slots dataclass of small tuples: every change builds a new one, so ``apply``
+can never leave a half-changed state behind. Nothing here imports Django; all randomness is
 ``cards.deal_rng(seed, hand_number)`` (hand number 0 is the cut for the first dealer).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
 
-from . import base
+from . import storage
 from .base import (
     PLAY_EXAMPLE,
     SUIT_SYMBOLS,
@@ -48,12 +47,17 @@ from .base import (
     Phase,
     RulesError,
     SuitCode,
+    TableOptions,
     gettext_noop,
     require_keys,
+    writable_twin,
 )
 from .cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
-from .tricks import Play, completed_trick_public
+from .contract import Action, View
+from .deals import check_cards, deal_object, deal_scores
+from .tricks import CompletedTrick, Play, completed_trick_from_public, completed_trick_public
 
+NAME = "japanese_whist"
 NUM_PLAYERS = 2
 POSITIONS = 10  # layout positions per player: 2 rows of 5 (JW-3)
 HAND_SIZE = 6
@@ -70,6 +74,7 @@ OPTION_SPECS: tuple[Option, ...] = (
 # end of the trick to be turned up (JW-6).
 Position = tuple[str | None, str | None]
 Layout = tuple[Position, ...]
+Pair = tuple[tuple[str, ...], tuple[str, ...]]  # one tuple of cards per seat
 
 
 class HandSummary(NamedTuple):
@@ -94,14 +99,14 @@ class HandSummary(NamedTuple):
         }
 
     @classmethod
-    def from_public(cls, data: dict[str, Any]) -> HandSummary:
+    def from_public(cls, data: Mapping[str, Any]) -> HandSummary:
         return cls(
             data["hand_number"],
             data["dealer"],
             data["trump"],
             data["contract"],
-            (data["tricks"][0], data["tricks"][1]),
-            (data["points"][0], data["points"][1]),
+            storage.pair(data["tricks"]),
+            storage.pair(data["points"]),
         )
 
 
@@ -115,7 +120,7 @@ class TrumpsVariant:
     opening = Phase.TRUMP
     action_type = "trump"
 
-    def opening_actions(self) -> list[dict[str, Any]]:
+    def opening_actions(self) -> list[Action]:
         return [{"type": "trump", "suit": suit} for suit in SUITS]
 
     def choose(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -152,7 +157,7 @@ class SpelPassVariant:
     action_type = "declare"
     contracts = ("spel", "pass")
 
-    def opening_actions(self) -> list[dict[str, Any]]:
+    def opening_actions(self) -> list[Action]:
         return [{"type": "declare", "contract": contract} for contract in self.contracts]
 
     def choose(self, action: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -185,9 +190,10 @@ SPEL_PASS = SpelPassVariant()
 
 
 @dataclass(frozen=True, slots=True)
-class WhistOptions:
+class Options(TableOptions):
     """The table options that change play, parsed once (``game`` and ``points``)."""
 
+    SPECS: ClassVar[tuple[Option, ...]] = OPTION_SPECS
     game: str = "trumps"
     points: int = 13
 
@@ -195,18 +201,28 @@ class WhistOptions:
     def variant(self) -> TrumpsVariant | SpelPassVariant:
         return TRUMPS if self.game == "trumps" else SPEL_PASS
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "points": self.points}
+
+class JapaneseWhistView(View):
+    """A Japanese Whist view: the contract's keys and the layouts (the Information table)."""
+
+    variant: str
+    target: int
+    dealer: int
+    forehand: int
+    contract: str | None
+    trick_number: int | None
+    hand_locked: bool
+    layout: list[list[dict[str, Any] | None]]
 
 
 def hand_points(
-    options: WhistOptions, tricks: tuple[int, int], dealer: int, contract: str | None
+    options: Options, tricks: tuple[int, int], dealer: int, contract: str | None
 ) -> tuple[int, int]:
     """Points each seat scores for a finished hand (JW-13, JW-16, JW-17)."""
     return options.variant.score(tricks, dealer, contract)
 
 
-def trick_winner(plays: tuple[Play, ...], trump: str | None) -> int:
+def trick_winner(plays: Sequence[Play], trump: str | None) -> int:
     """JW-12: the highest trump if any was played, otherwise the highest card of the led suit."""
     lead, answer = plays
     lead_suit, answer_suit = lead.card[1], answer.card[1]
@@ -215,17 +231,14 @@ def trick_winner(plays: tuple[Play, ...], trump: str | None) -> int:
     return answer.seat if answer_suit == trump else lead.seat
 
 
-# --- action checks ----------------------------------------------------------------------------
-
-
 # --- the state ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class State:
     """One moment of a match. Never mutated: :meth:`apply` returns a new state."""
 
-    options: WhistOptions
+    options: Options
     seed: str | int | None
     hand_number: int
     dealer: int
@@ -233,20 +246,23 @@ class State:
     trump: str | None
     contract: str | None
     layouts: tuple[Layout, Layout]
-    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    hands: Pair
     trick: tuple[Play, ...]
     leader: int
-    won: tuple[tuple[str, ...], tuple[str, ...]]  # the cards of the tricks each seat has taken
+    won: Pair  # the cards of the tricks each seat has taken
     scores_: tuple[int, int]
-    last_trick: tuple[tuple[Play, ...], int] | None = None
+    last_trick: CompletedTrick | None = None
     previous_hand: HandSummary | None = None
     result_: tuple[int, ...] | None = None
-    forfeited: tuple[int, ...] | None = None
+    forfeited: tuple[int, ...] = ()
     # (seat, position) of layout cards played to this trick with a face-down card beneath, to be
     # turned up when the trick is complete (JW-6). Derived from the layout, so not stored.
     pending: tuple[tuple[int, int], ...] = ()
 
     # --- the public contract -------------------------------------------------------------
+
+    def __repr__(self) -> str:  # no cards: a repr may end up in a log
+        return f"<JapaneseWhist hand {self.hand_number} {self.phase.value} to_act={self.to_act}>"
 
     @property
     def forehand(self) -> int:
@@ -284,7 +300,7 @@ class State:
         """JW-4: hand cards stay unseen and unplayable until the first trick is complete."""
         return not self.won[0] and not self.won[1]
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, in a fixed order (layout positions, then hand)."""
         phase = self.phase
         if phase is Phase.PLAY:
@@ -293,7 +309,7 @@ class State:
             return self.options.variant.opening_actions()
         return []
 
-    def apply(self, action: dict[str, Any]) -> State:
+    def apply(self, action: object) -> State:
         """The state after ``action``; :class:`IllegalAction`, and no change, if not legal."""
         if not isinstance(action, dict):
             raise IllegalAction(
@@ -311,20 +327,20 @@ class State:
             if kind != variant.action_type:
                 raise self._wrong_type(kind)
             trump, contract = variant.choose(action)
-            return replace(self, phase=Phase.PLAY, trump=trump, contract=contract)
+            return self._replace(phase=Phase.PLAY, trump=trump, contract=contract)
         if phase is Phase.HAND_OVER:
             raise IllegalAction(gettext_noop("The hand is over: no more moves."))
         raise IllegalAction(gettext_noop("The match is over: no more moves."))
 
     def forfeit(self, seat: int) -> State:
-        """README § 0.6: a two-player match ends at once and the opponent wins it."""
+        """docs/rules/README.md § 0.6: a two-player match ends at once and the opponent wins it."""
         if seat not in (0, 1) or isinstance(seat, bool):
             raise IllegalAction(
                 gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
             )
         if self.is_over:
             raise IllegalAction(gettext_noop("The match is already over."))
-        return replace(self, phase=Phase.MATCH_OVER, result_=(1 - seat,), forfeited=(seat,))
+        return self._replace(phase=Phase.MATCH_OVER, result_=(1 - seat,), forfeited=(seat,))
 
     def auto_trump_cards(self) -> list[str]:
         """The cards of its own the seat to act can see: face-up layout, plus an unlocked hand."""
@@ -349,14 +365,14 @@ class State:
             hidden.difference_update(play.card for play in self.last_trick[0])
         return hidden
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> JapaneseWhistView:
         """Exactly what ``seat`` (None: a spectator) may see, JSON-ready."""
         if seat is not None and seat not in (0, 1):
             raise RulesError("There is no seat {seat} at this table.", seat=repr(seat))
         to_act = self.to_act
         locked = self.hand_locked
-        view: dict[str, Any] = {
-            "game": "japanese_whist",
+        view: JapaneseWhistView = {
+            "game": NAME,
             "variant": self.options.game,
             "phase": self.phase.value,
             "to_act": to_act,
@@ -381,9 +397,9 @@ class State:
             "previous_hand": None if self.previous_hand is None else self.previous_hand.public(),
             "legal": self.legal_actions() if seat is not None and seat == to_act else [],
             "result": self.result,
-            "forfeited": None if self.forfeited is None else list(self.forfeited),
+            "forfeited": list(self.forfeited) if self.forfeited else None,
         }
-        # README § 0.3: in the trumps game the trump is absent until the forehand has named it.
+        # docs/rules/README.md § 0.3: in the trumps game the trump is absent until it is named.
         if self.options.game != "trumps" or self.trump is not None:
             view["trump"] = self.trump
         if seat is not None:
@@ -393,7 +409,7 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         """Everything, the seed included: for server storage only, never for a client."""
         return {
-            "game": "japanese_whist",
+            "game": NAME,
             "options": self.options.as_dict(),
             "seed": self.seed,
             "hand_number": self.hand_number,
@@ -410,7 +426,7 @@ class State:
             "last_trick": completed_trick_public(self.last_trick),
             "previous_hand": None if self.previous_hand is None else self.previous_hand.public(),
             "result": self.result,
-            "forfeited": None if self.forfeited is None else list(self.forfeited),
+            "forfeited": list(self.forfeited) if self.forfeited else None,
         }
 
     # --- play ----------------------------------------------------------------------------
@@ -422,7 +438,7 @@ class State:
             cards.extend(self.hands[seat])  # kept sorted: see _deal and from_dict
         return cards
 
-    def _play_actions(self) -> list[dict[str, Any]]:
+    def _play_actions(self) -> list[Action]:
         seat = self.to_act
         assert seat is not None
         cards = self._available(seat)
@@ -491,37 +507,65 @@ class State:
     def _after_play(
         self,
         layouts: tuple[Layout, Layout],
-        hands: tuple[tuple[str, ...], tuple[str, ...]],
+        hands: Pair,
         trick: tuple[Play, ...],
         leader: int,
-        won: tuple[tuple[str, ...], tuple[str, ...]],
-        last_trick: tuple[tuple[Play, ...], int] | None,
+        won: Pair,
+        last_trick: CompletedTrick | None,
         pending: tuple[tuple[int, int], ...],
     ) -> State:
-        """``replace`` for the hot path: the fields a play changes, passed positionally.
+        """``replace`` for the hot path: the fields a play changes, stored into a writable twin.
 
-        ``dataclasses.replace`` walks every field by name and was the largest cost of a move.
+        See ``base.writable_twin``: through ``dataclasses.replace`` or ``__init__`` the copy
+        would be the largest cost of a move.
         """
-        return State(
-            self.options,
-            self.seed,
-            self.hand_number,
-            self.dealer,
-            self.phase,
-            self.trump,
-            self.contract,
-            layouts,
-            hands,
-            trick,
-            leader,
-            won,
-            self.scores_,
-            last_trick,
-            self.previous_hand,
-            self.result_,
-            self.forfeited,
-            pending,
-        )
+        new: Any = _new(_Twin)
+        new.options = self.options
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.trump = self.trump
+        new.contract = self.contract
+        new.layouts = layouts
+        new.hands = hands
+        new.trick = trick
+        new.leader = leader
+        new.won = won
+        new.scores_ = self.scores_
+        new.last_trick = last_trick
+        new.previous_hand = self.previous_hand
+        new.result_ = self.result_
+        new.forfeited = self.forfeited
+        new.pending = pending
+        new.__class__ = State
+        return new
+
+    def _replace(self, **changes: Any) -> State:
+        """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
+        new: Any = _new(_Twin)
+        new.options = self.options
+        new.seed = self.seed
+        new.hand_number = self.hand_number
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.trump = self.trump
+        new.contract = self.contract
+        new.layouts = self.layouts
+        new.hands = self.hands
+        new.trick = self.trick
+        new.leader = self.leader
+        new.won = self.won
+        new.scores_ = self.scores_
+        new.last_trick = self.last_trick
+        new.previous_hand = self.previous_hand
+        new.result_ = self.result_
+        new.forfeited = self.forfeited
+        new.pending = self.pending
+        for name, value in changes.items():
+            setattr(new, name, value)
+        new.__class__ = State
+        return new
 
     def _holds_suit(self, seat: int, suit: str, locked: bool) -> bool:
         if any(up is not None and up[1] == suit for up, _ in self.layouts[seat]):
@@ -532,7 +576,7 @@ class State:
         self,
         trick: tuple[Play, ...],
         layouts: tuple[Layout, Layout],
-        hands: tuple[tuple[str, ...], tuple[str, ...]],
+        hands: Pair,
         pending: tuple[tuple[int, int], ...],
     ) -> State:
         """A complete trick: JW-12 winner, JW-6 cards turned up, JW-10 the winner leads."""
@@ -560,16 +604,15 @@ class State:
         target = self.options.points
         winners = tuple(seat for seat in (0, 1) if scores[seat] >= target)
         if winners:
-            return replace(
-                self, phase=Phase.MATCH_OVER, scores_=scores, previous_hand=summary, result_=winners
+            return self._replace(
+                phase=Phase.MATCH_OVER, scores_=scores, previous_hand=summary, result_=winners
             )
         if self.seed is None:
-            return replace(self, phase=Phase.HAND_OVER, scores_=scores, previous_hand=summary)
+            return self._replace(phase=Phase.HAND_OVER, scores_=scores, previous_hand=summary)
         hand_number = self.hand_number + 1
         dealer = 1 - self.dealer  # JW-2: the deal alternates
         layouts, hands = _deal(self.seed, hand_number)
-        return replace(
-            self,
+        return self._replace(
             hand_number=hand_number,
             dealer=dealer,
             phase=self.options.variant.opening,
@@ -585,7 +628,7 @@ class State:
 
     # --- messages --------------------------------------------------------------------------
 
-    def _wrong_type(self, kind: Any) -> IllegalAction:
+    def _wrong_type(self, kind: object) -> IllegalAction:
         phase = self.phase
         if kind not in ("trump", "declare", "play", "bid"):
             return IllegalAction(gettext_noop("Unknown action type {kind}."), kind=repr(kind))
@@ -629,6 +672,10 @@ class State:
         )
 
 
+_Twin = writable_twin(State)
+_new = object.__new__
+
+
 def _public_position(position: Position) -> dict[str, Any] | None:
     """A layout position as anyone sees it: the face-up card and whether a back lies beneath."""
     up, down = position
@@ -647,9 +694,7 @@ def _turn_up(
     return (tuple(turned[0]), tuple(turned[1]))
 
 
-def _deal(
-    seed: str | int, hand_number: int
-) -> tuple[tuple[Layout, Layout], tuple[tuple[str, ...], tuple[str, ...]]]:
+def _deal(seed: str | int, hand_number: int) -> tuple[tuple[Layout, Layout], Pair]:
     """JW-3: 10 face-down cards, 10 face-up on top and 6 hand cards each, from the seed."""
     deck = shuffled(full_deck(), deal_rng(seed, hand_number))
     layouts = (
@@ -667,22 +712,19 @@ def _sorted_hand(cards: Iterable[str]) -> tuple[str, ...]:
 class JapaneseWhist:
     """The game object of the engine contract (``games.rules.get_game("japanese_whist")``)."""
 
-    name = "japanese_whist"
+    name = NAME
     num_players = NUM_PLAYERS
     option_specs = OPTION_SPECS
 
-    def parse_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+    def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in; an unknown option or value is :class:`InvalidOptions`."""
-        return base.parse_options(OPTION_SPECS, options)
+        return Options.parse(options).as_dict()
 
-    def _options(self, options: dict[str, Any] | None) -> WhistOptions:
-        return WhistOptions(**self.parse_options(options))
-
-    def new_match(self, options: dict[str, Any] | None, seed: str | int) -> State:
+    def new_match(self, options: Mapping[str, Any] | None, seed: str | int) -> State:
         """A match whose first dealer (JW-2) and every deal come from ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, str | int):
             raise RulesError("The seed must be a string or an integer.")
-        parsed = self._options(options)
+        parsed = Options.parse(options)
         dealer = deal_rng(seed, 0).randrange(NUM_PLAYERS)  # JW-2: the cut for the first deal
         layouts, hands = _deal(seed, 1)
         return State(
@@ -701,15 +743,14 @@ class JapaneseWhist:
             scores_=(0, 0),
         )
 
-    def from_deal(self, deal: dict[str, Any], options: dict[str, Any] | None = None) -> State:
-        """A hand from an explicit deal (format in the rules file); it ends in hand_over."""
-        parsed = self._options(options)
-        if not isinstance(deal, dict):
-            raise InvalidDeal("A deal must be an object with dealer, layout, hands and scores.")
+    def from_deal(self, deal: object, options: Mapping[str, Any] | None = None) -> State:
+        """One hand from an explicit deal (docs/rules/japanese_whist.md § Explicit deal)."""
+        parsed = Options.parse(options)
+        given = deal_object(deal, "dealer, layout, hands and scores")
         expected = {"dealer", "layout", "hands", "scores"}
-        if set(deal) != expected:
-            missing = sorted(expected - set(deal))
-            extra = sorted(set(deal) - expected)
+        if set(given) != expected:
+            missing = sorted(expected - set(given))
+            extra = sorted(map(str, set(given) - expected))
             parts = []
             if missing:
                 parts.append(f"missing {', '.join(missing)}")
@@ -719,26 +760,20 @@ class JapaneseWhist:
                 "A deal has exactly dealer, layout, hands and scores ({details}).",
                 details="; ".join(parts),
             )
-        dealer = deal["dealer"]
+        dealer = given["dealer"]
         if isinstance(dealer, bool) or dealer not in (0, 1):
             raise InvalidDeal("The dealer must be seat 0 or 1, not {dealer}.", dealer=repr(dealer))
-        given_layouts, given_hands = _per_seat(deal, "layout"), _per_seat(deal, "hands")
+        given_layouts, given_hands = _per_seat(given, "layout"), _per_seat(given, "hands")
         layouts = (_read_layout(given_layouts[0], 0), _read_layout(given_layouts[1], 1))
         hands = (_read_hand(given_hands[0], 0), _read_hand(given_hands[1], 1))
-        scores = deal["scores"]
-        if (
-            not isinstance(scores, list | tuple)
-            or len(scores) != NUM_PLAYERS
-            or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in scores)
-        ):
-            raise InvalidDeal("scores must be two whole numbers, 0 or more.")
-        if max(scores) >= parsed.points:
-            raise InvalidDeal(
-                "The scores must be below the target of {points} points.", points=parsed.points
-            )
+        scores = deal_scores(given["scores"], NUM_PLAYERS, target=parsed.points)
         cards = [c for layout in layouts for pos in layout for c in pos]
         cards += [c for hand in hands for c in hand]
-        _check_deck(cards)
+        unknown = sorted({str(card) for card in cards if card not in FULL_DECK})
+        if unknown:
+            raise InvalidDeal("Not cards of the 52-card deck: {cards}.", cards=", ".join(unknown))
+        # The shapes fix the count at 52 and no card comes twice, so every deck card is there.
+        check_cards(cards, FULL_DECK, "52-card")
         return State(
             options=parsed,
             seed=None,
@@ -752,45 +787,46 @@ class JapaneseWhist:
             trick=(),
             leader=1 - dealer,
             won=((), ()),
-            scores_=(scores[0], scores[1]),
+            scores_=storage.pair(scores),
         )
 
-    def from_dict(self, data: dict[str, Any]) -> State:
-        """The state :meth:`State.to_dict` stored."""
-        last = data["last_trick"]
-        previous = data["previous_hand"]
-        return State(
-            options=self._options(data["options"]),
-            seed=data["seed"],
-            hand_number=data["hand_number"],
-            dealer=data["dealer"],
-            phase=Phase(data["phase"]),
-            trump=data["trump"],
-            contract=data["contract"],
-            layouts=(_stored_layout(data["layout"][0]), _stored_layout(data["layout"][1])),
-            hands=(_sorted_hand(data["hands"][0]), _sorted_hand(data["hands"][1])),
-            trick=tuple(Play.from_public(play) for play in data["trick"]),
-            leader=data["leader"],
-            won=(tuple(data["won"][0]), tuple(data["won"][1])),
-            scores_=(data["scores"][0], data["scores"][1]),
-            last_trick=(
-                None
-                if last is None
-                else (tuple(Play.from_public(play) for play in last["plays"]), last["winner"])
-            ),
-            previous_hand=None if previous is None else HandSummary.from_public(previous),
-            result_=None if data["result"] is None else tuple(data["result"]),
-            forfeited=None if data["forfeited"] is None else tuple(data["forfeited"]),
-            pending=tuple(
-                (seat, position)
-                for seat, layout in enumerate(data["layout"])
-                for position, (up, down) in enumerate(layout)
-                if up is None and down is not None
-            ),
-        )
+    def from_dict(self, data: object) -> State:
+        """The state :meth:`State.to_dict` stored; a malformed record is a RulesError."""
+        return storage.load(NAME, data, _read_stored)
 
 
-def _per_seat(deal: dict[str, Any], key: str) -> list[Any]:
+def _read_stored(data: Mapping[str, Any]) -> State:
+    """The state :meth:`State.to_dict` wrote."""
+    previous = data["previous_hand"]
+    forfeited = data["forfeited"]
+    return State(
+        options=Options.parse(data["options"]),
+        seed=data["seed"],
+        hand_number=data["hand_number"],
+        dealer=data["dealer"],
+        phase=Phase(data["phase"]),
+        trump=data["trump"],
+        contract=data["contract"],
+        layouts=storage.pair([_stored_layout(layout) for layout in data["layout"]]),
+        hands=storage.pair([_sorted_hand(hand) for hand in data["hands"]]),
+        trick=tuple(Play.from_public(play) for play in data["trick"]),
+        leader=data["leader"],
+        won=storage.pair(storage.card_tuples(data["won"])),
+        scores_=storage.pair(data["scores"]),
+        last_trick=completed_trick_from_public(data["last_trick"]),
+        previous_hand=None if previous is None else HandSummary.from_public(previous),
+        result_=None if data["result"] is None else tuple(data["result"]),
+        forfeited=() if forfeited is None else tuple(forfeited),
+        pending=tuple(
+            (seat, position)
+            for seat, layout in enumerate(data["layout"])
+            for position, (up, down) in enumerate(layout)
+            if up is None and down is not None
+        ),
+    )
+
+
+def _per_seat(deal: Mapping[str, Any], key: str) -> list[Any]:
     value = deal[key]
     if not isinstance(value, list | tuple) or len(value) != NUM_PLAYERS:
         raise InvalidDeal("{key} must be a list with one entry per seat (2).", key=key)
@@ -832,18 +868,6 @@ def _read_hand(hand: Any, seat: int) -> tuple[str, ...]:
             "The hand of seat {seat} must be {count} card codes.", seat=seat, count=HAND_SIZE
         )
     return tuple(hand)
-
-
-def _check_deck(cards: list[Any]) -> None:
-    unknown = sorted({card for card in cards if card not in FULL_DECK})
-    if unknown:
-        raise InvalidDeal("Not cards of the 52-card deck: {cards}.", cards=", ".join(unknown))
-    duplicates = sorted(card for card, count in Counter(cards).items() if count > 1)
-    if duplicates:
-        raise InvalidDeal("Cards dealt more than once: {cards}.", cards=", ".join(duplicates))
-    missing = sorted(FULL_DECK - set(cards))
-    if missing:
-        raise InvalidDeal("Cards missing from the deal: {cards}.", cards=", ".join(missing))
 
 
 GAME = JapaneseWhist()

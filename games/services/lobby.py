@@ -61,6 +61,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "seats_total": table.seats_total,
         "players": [seat.player.name for seat in seats],
         "creator": table.creator.name,
+        "rated": table.is_rated(seats),
         "url": f"/tables/{table.pk}/",
     }
 
@@ -151,8 +152,9 @@ def table_create(
     stake: int,
     visibility: str,
     password: str = "",
+    rated: bool = True,
 ) -> Table:
-    """Open a table with the creator in the first seat."""
+    """Open a table with the creator in the first seat. A guest's table is always casual."""
     if game not in GAME_TITLES:
         raise ServiceError(gettext("Unknown game %(game)r.") % {"game": game}, code="unknown_game")
     engine = get_game(game)
@@ -191,6 +193,7 @@ def table_create(
             password_hash=password_hash,
             creator=creator,
             seats_total=engine.num_players,
+            rated=rated and not creator.is_guest,
         )
         _sit(table, creator, 0)
         table_publish(table)

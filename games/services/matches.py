@@ -250,12 +250,17 @@ def record_event(
     publish_state(match, state, seats, now)
     if state.is_over:
         publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+        # Enqueued after the frames: a hook's own message (the ladder's rating) follows the end
+        # even when the task runs at once (eagerly, in tests).
+        for task_name in settings.MATCH_FINISHED_TASKS:
+            enqueue_on_commit(task_name, match.pk)
 
 
 def forfeit_seat(
     match: Match, state: Any, seats: list[Seat], seat: Seat, *, reason: str, now: datetime
 ) -> None:
-    """README § 0.6: 2-player games end; classic Joker goes on with a computer in the seat."""
+    """2-player games end; classic Joker goes on with a computer in the seat (docs/rules/README.md
+    § 0.6)."""
     new_state = state.forfeit(seat.position)
     seat.forfeited = True
     seat.absence_deadline = None
@@ -299,8 +304,6 @@ def _finish(
     _free_table(table, seats, Table.Status.FINISHED, now)
     match_id = match.pk
     transaction.on_commit(lambda: logger.info("Match %s finished.", match_id))
-    for task_name in settings.MATCH_FINISHED_TASKS:
-        enqueue_on_commit(task_name, match_id)
     return ["status", "result", "ended_at"]
 
 

@@ -5,7 +5,6 @@ nothing the second time."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,8 +31,6 @@ from .matches import (
     record_event,
     table_seats,
 )
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -105,14 +102,8 @@ def match_act(
                 raise refusal
             try:
                 new_state = state.apply(action)
-            except RulesError as error:
+            except RulesError as error:  # the engine is total: anything else is a bug
                 raise ServiceError(rules_message(error), code="illegal") from None
-            except (TypeError, KeyError, AttributeError, IndexError) as error:
-                # A malformed action the engine did not foresee; refuse it like an illegal one.
-                logger.warning("Engine refused a malformed action %r: %r", action, error)
-                raise ServiceError(
-                    gettext("That action is not understood."), code="illegal"
-                ) from None
             if seat.timeouts_in_row:
                 seat.timeouts_in_row = 0  # acting yourself ends a run of timeouts
                 seat.save(update_fields=["timeouts_in_row"])
@@ -189,7 +180,8 @@ def play_due_turn(
 
     Idempotent: it names the version the clock was armed for; any move since makes it a no-op.
     The turn clock runs whether the seat is connected or not, so an absent player cannot stall
-    the table. The third timeout in a row is abandonment (README § 0.6) and forfeits instead.
+    the table. The third timeout in a row is abandonment (docs/rules/README.md § 0.6) and
+    forfeits instead.
     """
     now = now or timezone.now()
     with transaction.atomic():

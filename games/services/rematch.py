@@ -74,6 +74,7 @@ def _open_rematch(table: Table, players: list[Seat]) -> Table:
                 stake=table.stake,
                 visibility=table.visibility,
                 password_hash=table.password_hash,
+                rated=table.rated,
                 creator=creator,
                 seats_total=table.seats_total,
                 rematch_of=table,

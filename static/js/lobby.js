@@ -97,6 +97,12 @@ function render(table) {
     friends.setAttribute("aria-label", gettext("Friends only"));
     title.append(friends);
   }
+  title.append(
+    " ",
+    table.rated
+      ? el("span", "badge rated", gettext("Rated"))
+      : el("span", "badge casual", gettext("Casual")),
+  );
   const stake = table.stake ? `◎ ${table.stake}` : gettext("Free");
   const meta = el("div", "table-meta");
   meta.append(

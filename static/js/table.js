@@ -4,6 +4,7 @@
 import { Dialogs } from "./table/dialogs.js";
 import { TableClient } from "./table/client.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
+import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
 import { TableView } from "./table/view.js";
 
@@ -15,6 +16,7 @@ function boot(root) {
   const game = root.dataset.game;
   let client = null;
   let resultShown = null;
+  const ratings = new RatingChanges(root.dataset.rated === "1");
 
   const view = new TableView(root, {
     onAction(action) {
@@ -45,6 +47,7 @@ function boot(root) {
         dialogs.scores(state, game);
       } else if (name === "result") {
         dialogs.result(state, game, () => client.rematch(true));
+        ratings.render(state);
       } else if (name === "leave") {
         dialogs.confirmLeave(game, () => client.leave());
       }
@@ -67,6 +70,8 @@ function boot(root) {
     if (resultShown === state.match) return;
     resultShown = state.match;
     dialogs.result(state, game, () => client.rematch(true));
+    ratings.render(state);
+    ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
   }
 
   client = new TableClient(tableId, {
@@ -109,6 +114,9 @@ function boot(root) {
           dialogs.rematchStatus(client.state, message);
         }
         if (message.url) window.location.assign(message.url);
+      } else if (message.type === "rating") {
+        ratings.take(message);
+        ratings.render(client.state);
       }
     },
     onStatus(text) {

@@ -1,6 +1,6 @@
 """Help pages (issue 7, item 6): every page in English, Georgian and Russian, and true to the rules.
 
-The pages explain shared/rules/*.md for players. These tests check that each page renders in the
+The pages explain docs/rules/*.md for players. These tests check that each page renders in the
 active language (and really is written in it, not a fallback), that the index and the table of
 contents link every page, that the key facts of each game are there in every language, and that
 the worked examples and trick diagrams agree with the rules engines.
@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.help import HELP_LANGUAGES, HELP_SLUGS
-from games.rules import classic_joker, japanese_joker, japanese_whist
+from games.rules import classic_joker, japanese_joker, japanese_whist, tricks
 from games.rules.tricks import Play
 
 pytestmark = pytest.mark.django_db
@@ -634,12 +634,12 @@ def test_dealer_forbidden_bid_example() -> None:
 def test_japanese_joker_diagrams_agree_with_the_engine() -> None:
     # A joker calling ♥ meets the 7♠, trumps ♠: the trump cuts (the follower had no heart).
     lead = Play(0, "X1", "want", "H")
-    assert japanese_joker.follow_cards(["7S", "9D", "KC"], lead, "S") == ["7S"]
-    assert japanese_joker.trick_winner(lead, Play(1, "7S"), "S") == 1
+    assert tricks.follow_cards(lead, ["7S", "9D", "KC"], "S") == ["7S"]
+    assert japanese_joker.trick_winner((lead, Play(1, "7S")), "S") == 1
     # A joker calling the trump suit forces the highest spade and wins.
     lead = Play(0, "X1", "want", "S")
-    assert japanese_joker.follow_cards(["7S", "AS", "KH"], lead, "S") == ["AS"]
-    assert japanese_joker.trick_winner(lead, Play(1, "AS"), "S") == 0
+    assert tricks.follow_cards(lead, ["7S", "AS", "KH"], "S") == ["AS"]
+    assert japanese_joker.trick_winner((lead, Play(1, "AS")), "S") == 0
     # Scoring: 11-7 gives 4, 9-9 nothing.
     assert japanese_joker.hand_points((11, 7)) == (4, 0)
     assert japanese_joker.hand_points((9, 9)) == (0, 0)
@@ -657,8 +657,8 @@ def test_classic_joker_diagrams_agree_with_the_engine() -> None:
 def test_japanese_whist_diagram_and_examples_agree_with_the_engine() -> None:
     assert japanese_whist.trick_winner((Play(0, "KS"), Play(1, "2H")), "H") == 1
     assert japanese_whist.trick_winner((Play(0, "KS"), Play(1, "AD")), "H") == 0
-    trumps = japanese_whist.WhistOptions("trumps", 13)
-    spel_pass = japanese_whist.WhistOptions("spel_pass", 13)
+    trumps = japanese_whist.Options("trumps", 13)
+    spel_pass = japanese_whist.Options("spel_pass", 13)
     dealer = 1  # seat 0 is the forehand
     assert japanese_whist.hand_points(trumps, (16, 10), dealer, None) == (3, 0)
     assert japanese_whist.hand_points(trumps, (13, 13), dealer, None) == (0, 0)

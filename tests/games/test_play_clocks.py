@@ -1,4 +1,4 @@
-"""Time and absence (rules/README.md § 0.6): the absence bank, turn clocks, forfeits, bots, the
+"""Time and absence (docs/rules/README.md § 0.6): the absence bank, turn clocks, forfeits, bots, the
 sweep, the end of a match, admin cancel and the rematch, through the services, tasks and
 sockets."""
 

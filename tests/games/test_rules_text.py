@@ -34,7 +34,7 @@ PLAYER_FACING = {"IllegalAction", "InvalidOptions"}
 
 def _calls(name: str) -> list[tuple[str, ast.Call]]:
     found = []
-    for path in sorted(RULES.glob("*.py")):
+    for path in sorted(RULES.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == name:

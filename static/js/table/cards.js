@@ -1,6 +1,6 @@
 // Cards drawn by the page: faces, jokers and backs in HTML + CSS (static/css/table.css), and
 // their names for people and screen readers. A card is a code as in the protocol: "QH", "TS",
-// "X1" (rules/README.md § 0.1). Every word goes through the JavaScript catalogue (/jsi18n/).
+// "X1" (docs/rules/README.md § 0.1). Every word goes through the JavaScript catalogue (/jsi18n/).
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };

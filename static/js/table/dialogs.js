@@ -274,6 +274,9 @@ export class Dialogs {
       list.append(item);
     });
     body.append(list);
+    const rating = el("div", "rating-change");
+    rating.id = "rating-change"; // filled by table/rating.js
+    body.append(rating);
     if (result.seed) {
       const fair = el("details", "fair");
       fair.append(

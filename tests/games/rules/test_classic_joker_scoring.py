@@ -1,6 +1,6 @@
 """Classic Georgian Joker: deal scores, premia, moshla and the end of the match (CJ-17 … CJ-26).
 
-Scenarios C-19 … C-23 and C-26 of ``shared/rules/classic_joker.md``, through the pure functions
+Scenarios C-19 … C-23 and C-26 of ``docs/rules/classic_joker.md``, through the pure functions
 ``score_deal`` / ``pulka_scores`` and through the engine with ``from_deal`` and its ``pulka`` key.
 """
 

@@ -1,4 +1,4 @@
-"""Japanese Joker, rule by rule (shared/rules/japanese_joker.md, JJ-1 … JJ-24, J-01 … J-25).
+"""Japanese Joker, rule by rule (docs/rules/japanese_joker.md, JJ-1 … JJ-24, J-01 … J-25).
 
 D is the declarer (seat 0 unless a test says otherwise), O the opponent. Positions are built with
 ``from_deal``: ``build_deal`` places the cards a scenario names and fills every other place from
@@ -397,7 +397,7 @@ def test_j_19_last_two_columns_rule() -> None:
 
 
 def test_j_20_trick_winner_leads() -> None:
-    """JJ-15, README § 0.5: O takes trick 4 (which D led) and so leads trick 5."""
+    """JJ-15, docs/rules/README.md § 0.5: O takes trick 4 (which D led) and so leads trick 5."""
     deal = build_deal(hands={D: ["AH", "AD", "AC", "7H"], O: ["8H", "KH"]}, avoid={O: "H"})
     state = _three_aces(start(deal, None), ["AH", "AD", "AC"])
     assert state.to_act == D
@@ -651,7 +651,7 @@ def test_jj_17_joker_is_legal_even_when_the_suit_is_held() -> None:
 )
 def test_jj_20_21_trick_winner(lead: Play, follow: Play, trump: str | None, expected: int) -> None:
     """JJ-20, JJ-21: the winner of a two-card trick."""
-    assert trick_winner(lead, follow, trump) == expected
+    assert trick_winner((lead, follow), trump) == expected
 
 
 def test_jj_21_trump_cuts_joker_calling_a_non_trump_suit_in_a_real_hand() -> None:
@@ -694,7 +694,7 @@ def test_jj_24_forfeit_before_trumps_and_by_the_declarer() -> None:
 
 
 def test_view_has_every_contract_key() -> None:
-    """README § 0.3 and the engine contract: the keys every view carries."""
+    """docs/rules/README.md § 0.3 and the engine contract: the keys every view carries."""
     common = {
         "phase", "to_act", "tricks", "scores", "seat", "players", "hand_number", "target",
         "hand_counts", "trick", "leader", "last_trick", "previous_hand", "legal", "declarer",
@@ -733,7 +733,7 @@ def test_last_trick_survives_into_the_next_hand() -> None:
 
 
 def test_apply_refuses_malformed_actions_and_leaves_the_state_alone() -> None:
-    """README § 0.3: anything but a legal action raises IllegalAction; the state is unchanged."""
+    """docs/rules/README.md § 0.3: anything but a legal action is IllegalAction; nothing changes."""
     state = start(build_deal(hands={D: ["AH"]}), "S")
     before = state.to_dict()
     for bad in (
@@ -759,7 +759,7 @@ def test_apply_refuses_malformed_actions_and_leaves_the_state_alone() -> None:
 
 
 def test_hand_over_after_an_explicit_deal_refuses_moves() -> None:
-    """README § 0.3: a from_deal hand stops in hand_over with nobody to act."""
+    """docs/rules/README.md § 0.3: a from_deal hand stops in hand_over with nobody to act."""
     state = reply(play(last_trick_state((5, 12)), "AH"))
     assert state.phase is Phase.HAND_OVER and state.scores == [0, 6]
     assert state.legal_actions() == [] and state.view(O)["legal"] == []

@@ -1,4 +1,4 @@
-"""The rules engines type-check: mypy runs over games/rules as configured in pyproject.toml."""
+"""The typed code type-checks: mypy runs over the files pyproject.toml gives it (engines first)."""
 
 import subprocess
 import sys

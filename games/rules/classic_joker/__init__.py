@@ -1,0 +1,118 @@
+"""Classic Georgian Joker (ჯოკერი), 4 players: the rules of ``docs/rules/classic_joker.md``.
+
+Split by subject: ``options`` (the table options and the schedule), ``deals`` (dealing from the
+seed and explicit deals), ``state`` (bidding, play, the end of a deal, what each seat sees,
+storage) and ``scoring`` (deal scores, premia and moshla, the ranking, the score sheet).
+
+Implemented rules (each cited where it is enforced):
+
+- CJ-1 the 36-card joker deck (``cards.joker_deck``); CJ-2 four seats clockwise, first dealer
+  drawn from the seed, the deal passing left (seat + 1) after every deal (``deals``).
+- CJ-3 / CJ-4 the schedule of pulkas (:func:`schedule`, option ``pulkas``).
+- CJ-5 trump from the turned card in deals of fewer than 9 cards (a joker: no-trump);
+  CJ-6 the chooser's trump announcement after three cards in 9-card deals.
+- CJ-7 one bid each from the dealer's left; CJ-8 the dealer restriction.
+- CJ-9 left of the dealer leads trick 1; CJ-10 a led joker calls WANT or TAKE a suit;
+  CJ-11 strict joker (option ``strict_joker``).
+- CJ-12 a joker is always legal and, not led, is HIGH or LOW; CJ-13 / CJ-14 / CJ-15 following
+  (``tricks.follow_requirement``, shared with Japanese Joker).
+- CJ-16 the trick winner (:func:`trick_winner`).
+- CJ-17 … CJ-21 deal scores (:func:`score_deal`, option ``khishti``).
+- CJ-22 … CJ-25 premia and moshla (:func:`pulka_marks`, :func:`pulka_scores`, options
+  ``premia`` and ``moshla``), applied after a pulka's last deal and marked on the sheet.
+- CJ-26 the end of the match: highest total wins, equal totals share (:func:`final_ranking`).
+
+Interpretations (documented here because the rules file is silent):
+
+- ``from_deal``'s ``scores`` are the match totals before this deal; when ``pulka`` lists earlier
+  deals of the pulka, their raw points are taken to be already inside those totals, and closing
+  the pulka adds ``pulka_scores(rows) - raw`` (the premia and moshla change).
+- ``result`` lists the winning seats starting from the first dealer's left, so the site can give
+  an indivisible pot remainder to ``result[0]`` (CJ-26).
+- A forfeited seat keeps playing (through a bot) and is ranked below every seat that stayed;
+  forfeited seats rank among themselves by score. When the fourth seat forfeits nobody is left
+  to play for, so the match ends at once and all four are ranked by score.
+- In the state dict, the *places* of cards are ``hands``, ``pending`` (9-card deals: the six
+  cards each seat still gets after the trump choice), ``undealt``, ``trump_card``, ``played``
+  (completed tricks of this deal) and ``trick``; ``last_trick`` is a record that may repeat
+  codes (it survives into the next deal so the page can show it).
+- ``hidden_cards`` counts a card of ``last_trick`` as public even after the next deal is dealt,
+  because every view still shows it; for the same reason ``previous_hand`` names no card (the
+  previous deal's turned card is left out of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import storage
+from ..base import RulesError
+from ..cards import deal_rng
+from .deals import deal_from_seed, read_explicit_deal
+from .options import NUM_PLAYERS, OPTION_SPECS, Options, schedule
+from .scoring import final_ranking, premia_seats, pulka_marks, pulka_scores, score_deal
+from .state import NAME, State, read_stored, start, trick_winner
+
+__all__ = [
+    "GAME",
+    "NUM_PLAYERS",
+    "OPTION_SPECS",
+    "ClassicJoker",
+    "Options",
+    "State",
+    "final_ranking",
+    "premia_seats",
+    "pulka_marks",
+    "pulka_scores",
+    "schedule",
+    "score_deal",
+    "trick_winner",
+]
+
+
+class ClassicJoker:
+    """The game object of the engine contract (``games.rules.get_game("classic_joker")``)."""
+
+    name = NAME
+    num_players = NUM_PLAYERS
+    option_specs = OPTION_SPECS
+
+    def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled; an unknown option or value raises InvalidOptions."""
+        return Options.parse(options).as_dict()
+
+    def new_match(self, options: Mapping[str, Any] | None, seed: str | int) -> State:
+        """A match from its secret seed: the first dealer and every deal derive from it (CJ-2)."""
+        if isinstance(seed, bool) or not isinstance(seed, str | int):
+            raise RulesError("The seed must be a string or an integer.")
+        parsed = Options.parse(options)
+        first_dealer = deal_rng(seed, 0).randrange(NUM_PLAYERS)  # "hand 0": the seating draw
+        return start(
+            parsed,
+            seed,
+            first_dealer,
+            deal_from_seed(parsed, seed, first_dealer, 1),
+            scores=(0,) * NUM_PLAYERS,
+            history=(),
+        )
+
+    def from_deal(self, deal: object, options: Mapping[str, Any] | None = None) -> State:
+        """One hand from an explicit deal (docs/rules/classic_joker.md § Explicit deal)."""
+        parsed = Options.parse(options)
+        given = read_explicit_deal(deal, parsed)
+        return start(
+            parsed,
+            None,
+            given.first_dealer,
+            given.deal,
+            scores=given.scores,
+            history=given.history,
+        )
+
+    def from_dict(self, data: object) -> State:
+        """The state ``to_dict`` stored; a malformed record is a RulesError."""
+        return storage.load(NAME, data, read_stored)
+
+
+GAME = ClassicJoker()

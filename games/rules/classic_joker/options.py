@@ -1,0 +1,59 @@
+"""Classic Joker's table options and the schedule of deals they choose (CJ-3, CJ-4, CJ-11, CJ-20,
+CJ-22, CJ-24)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..base import Option, TableOptions
+
+NUM_PLAYERS = 4
+
+OPTION_SPECS: tuple[Option, ...] = (
+    Option("pulkas", "Pulkas", ("standard", "nines"), "standard"),
+    Option("khishti", "Khishti", (-200, -500, -900), -200),
+    Option("premia", "Premia", (True, False), True),
+    Option("moshla", "Moshla", (True, False), True),
+    Option("strict_joker", "Strict joker", (False, True), False),
+)
+
+# CJ-3: 1..8, four nines, 8..1, four nines; CJ-4: four pulkas of four nines.
+# Each deal is (cards per seat, pulka index).
+STANDARD: tuple[tuple[int, int], ...] = (
+    tuple((n, 0) for n in range(1, 9))
+    + ((9, 1),) * 4
+    + tuple((n, 2) for n in range(8, 0, -1))
+    + ((9, 3),) * 4
+)
+NINES: tuple[tuple[int, int], ...] = tuple((9, p) for p in range(4) for _ in range(4))
+SCHEDULES = {"standard": STANDARD, "nines": NINES}
+
+
+@dataclass(frozen=True, slots=True)
+class Options(TableOptions):
+    """The table options that change play (stake and visibility belong to the site)."""
+
+    SPECS: ClassVar[tuple[Option, ...]] = OPTION_SPECS
+    pulkas: str = "standard"
+    khishti: int = -200
+    premia: bool = True
+    moshla: bool = True
+    strict_joker: bool = False
+
+    @property
+    def schedule(self) -> tuple[tuple[int, int], ...]:
+        return SCHEDULES[self.pulkas]
+
+
+def as_options(options: Options | Mapping[str, Any] | None) -> Options:
+    """Accept the parsed object or a (partial) dict, so the pure functions are easy to call."""
+    if isinstance(options, Options):
+        return options
+    return Options.parse(options)
+
+
+def schedule(options: Options | Mapping[str, Any] | None = None) -> list[tuple[int, int]]:
+    """(cards per deal, pulka index) for every deal of the match, in order (CJ-3, CJ-4)."""
+    return list(as_options(options).schedule)

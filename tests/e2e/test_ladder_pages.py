@@ -1,0 +1,111 @@
+"""The ladder in the browser (issue 14): two people who signed up play ten rated matches (each
+ends when one of them leaves, then both take the rematch), see their rating change on the
+end-of-match screen, and then a third person looks at the leaderboard and a profile with its
+rating chart. Screenshots land in ``tests/e2e/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .people import PHONE, Person
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Who leaves each match (the other wins): ten rated matches make both players ranked.
+LEAVERS = ["lev", "lana", "lev", "lev", "lana", "lev", "lev", "lana", "lev", "lev"]
+
+
+def sign_up(person: Person, name: str) -> Person:
+    page = person.page
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_email", f"{name}@example.com")
+    page.fill("#id_password1", "correct-horse-9")
+    page.fill("#id_password2", "correct-horse-9")
+    page.locator("main").get_by_role("button", name="Sign up").click()
+    page.wait_for_url(lambda url: "/signup/" not in url)
+    return person
+
+
+@pytest.fixture
+def players(browser, e2e_server, people):
+    """lana and lev, signed up, each in a browser of their own; and lia, who only looks."""
+    made = [sign_up(Person(browser, e2e_server, name), name) for name in ("lana", "lev", "lia")]
+    yield dict(zip(("lana", "lev", "lia"), made, strict=True))
+    errors = [f"{p.name}: {e}" for p in made for e in p.errors]
+    for person in made:
+        person.context.close()
+    assert not errors, errors
+
+
+def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(players, artifacts):
+    lana, lev, lia = players["lana"], players["lev"], players["lia"]
+    url = lana.open_table("japanese_joker")
+    assert "Rated" in lana.page.locator("#table-rated").inner_text()
+    lev.join(url)
+    for person in (lana, lev):
+        assert person.wait_version(0)["status"] == "playing"
+
+    for number, leaver_name in enumerate(LEAVERS, start=1):
+        leaver = players[leaver_name]
+        winner = lev if leaver is lana else lana
+        leaver.page.locator("#tool-leave").click()
+        leaver.page.locator("#dialog-leave").get_by_role("button", name="Leave and forfeit").click()
+        for person, sign in ((winner, "+"), (leaver, "−")):
+            mine = person.page.locator("#dialog-result #rating-change .rating-mine")
+            mine.wait_for()
+            text = mine.inner_text()
+            assert re.fullmatch(
+                rf"Your rating: \d+\??\s→\s\d+\??\s\({re.escape(sign)}\d+\)", text
+            ), text
+            if number == 1:
+                assert text.startswith("Your rating: 1500? → ")
+        if number == 1:
+            winner.snap(artifacts, "ladder-match-result")
+        if number == len(LEAVERS):
+            assert "?" not in lana.page.locator("#rating-change .rating-mine").inner_text()
+            break
+        old = lana.page.url
+        for person in (lana, lev):
+            person.page.locator("#rematch-button").click()
+        for person in (lana, lev):
+            person.page.wait_for_url(lambda u, old=old: u != old and "/tables/" in u)
+            assert person.wait_version(0)["status"] == "playing"
+
+    # The finished table, opened again, still shows the change (from the ladder, not the socket).
+    lana.page.reload()
+    lana.page.locator("#dialog-result #rating-change .rating-mine").wait_for()
+
+    # The leaderboard, as someone who has not played yet.
+    page = lia.page
+    page.goto("/ladder/japanese_joker/")
+    rows = page.locator("table.leaderboard tbody tr")
+    assert rows.count() == 2
+    assert rows.nth(0).get_attribute("data-player") == "lana"  # she won seven of ten
+    assert rows.nth(0).locator("td").nth(0).inner_text() == "1"
+    assert rows.nth(0).locator("td").nth(3).inner_text() == "10"
+    assert rows.nth(0).locator("td").nth(4).inner_text() == "70%"
+    assert "no rated match in this game yet" in page.locator(".mine").inner_text()
+    lia.screenshot(artifacts, "ladder-leaderboard")
+    page.fill("#ladder-search", "le")
+    page.get_by_role("button", name="Search").click()
+    assert page.locator("table.leaderboard tbody tr").count() == 1
+    assert page.locator("table.leaderboard tbody tr td").nth(0).inner_text() == "2"
+
+    page.goto("/ladder/")
+    assert page.locator("#ladder-japanese_joker .top-list li").count() == 2
+
+    # lana's profile: her rank, and one point of the chart per rated match.
+    page.goto("/players/lana/")
+    card = page.locator("#rating-japanese_joker")
+    assert "rank #1" in card.inner_text()
+    assert card.locator("svg circle").count() == len(LEAVERS)
+    assert page.locator(".recent-matches tbody tr").count() == 10
+    assert page.locator("[data-record=completion]").inner_text() == "70%"
+    lia.screenshot(artifacts, "ladder-profile")
+    page.set_viewport_size(PHONE)
+    card.scroll_into_view_if_needed()
+    lia.snap(artifacts, "ladder-profile-chart")
