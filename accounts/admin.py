@@ -9,8 +9,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from core.errors import ServiceError
+
 from . import services
-from .errors import ServiceError
 from .models import CoinAccount, CoinTransaction, FriendRequest, Friendship, LedgerEntry, Player
 from .validators import validate_player_name
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.utils.translation import gettext
 
-from config.websocket import GuardedJsonConsumer
+from core.websocket import GuardedJsonConsumer
 
-from .access import player_from
+from .sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 
 
 def _plain_text(value: object, longest: int) -> bool:
@@ -24,15 +23,19 @@ def _plain_text(value: object, longest: int) -> bool:
     return True
 
 
-class PingConsumer(GuardedJsonConsumer):
+class PingConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     """Answers ``{"type": "ping"}`` with a pong that travelled through the channel layer."""
 
     async def connect(self) -> None:
-        player = await database_sync_to_async(player_from)(
-            self.scope.get("user"), self.scope.get("session")
-        )
-        self.player_name = player.name if player else None
-        await self.accept()
+        await self.accept()  # nothing is read before the handshake is accepted
+        await self.identify()
+        self.player_name = self.player.name if self.player else None
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_all()
+
+    async def end_session(self) -> None:
+        await self.close_with(CLOSE_SESSION_ENDED)
 
     async def receive_message(self, content: dict[str, Any]) -> None:
         if content.get("type") != "ping":

@@ -13,14 +13,16 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
-from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
+from django.utils import timezone
+
+from core.pool import run_db
+from core.realtime import publish_on_commit
+from core.websocket import GroupsMixin
 
 from .access import player_from
 from .models import Player
@@ -79,14 +81,7 @@ def players_active(player_ids: set[int]) -> set[int]:
 
 def end_sockets(*, player_id: int, session_key: str | None = None) -> None:
     """Close the player's sockets (those of one session, or all) once the change commits."""
-    message = {"type": SESSION_ENDED, "session_key": session_key}
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(sockets_group(player_id), message)
-
-    transaction.on_commit(send)
+    publish_on_commit(sockets_group(player_id), {"type": SESSION_ENDED, "session_key": session_key})
 
 
 # --- What ends sockets ----------------------------------------------------------------------------
@@ -123,3 +118,48 @@ def _credentials_changed(sender: Any, instance: Any, created: bool, **kwargs: An
     player_id = Player.objects.filter(user=instance).values_list("pk", flat=True).first()
     if player_id is not None:
         end_sockets(player_id=player_id)
+
+
+# --- The socket side ------------------------------------------------------------------------------
+
+CLOSE_SESSION_ENDED = 4003
+
+
+def _identify(session: Any) -> tuple[Player | None, datetime | None]:
+    player = player_from_session(session)
+    key = getattr(session, "session_key", None)
+    return player, session_expiry(key) if player is not None else None
+
+
+class PlayerSocketMixin(GroupsMixin):
+    """A socket that knows its player (found after the handshake, in the database pool, never
+    from anything the client sends) and closes with 4003 when the player's session ends."""
+
+    scope: dict[str, Any]
+    player: Player | None = None
+    player_id: int | None = None
+    session_key: str | None = None
+    session_expires: datetime | None = None
+
+    async def identify(self) -> None:
+        session = self.scope.get("session")
+        self.player, self.session_expires = await run_db(_identify, session)
+        if self.player is not None:
+            self.player_id = self.player.pk
+            self.session_key = getattr(session, "session_key", None)
+            await self.join(sockets_group(self.player_id))
+
+    async def session_valid(self) -> bool:
+        """Checked without the database until the cached expiry has passed."""
+        if self.session_expires is None or timezone.now() < self.session_expires:
+            return True
+        self.session_expires = await run_db(session_expiry, self.session_key)
+        return self.session_expires is not None and timezone.now() < self.session_expires
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        key = event.get("session_key")
+        if key is None or key == self.session_key:
+            await self.end_session()
+
+    async def end_session(self) -> None:
+        await self.close(code=CLOSE_SESSION_ENDED)  # type: ignore[attr-defined]

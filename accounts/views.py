@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import ServiceError
+
 from . import selectors, services
-from .errors import ServiceError
 from .forms import FriendRequestForm
 
 

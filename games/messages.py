@@ -1,14 +1,15 @@
 """Inbound table-socket messages, decoded into typed records keyed by ``type``.
 
-The consumer turns every text frame into one of these (or a :class:`BadMessage`) before it does
-anything else, so a handler never sees raw, unchecked JSON. The shapes are documented in
+The consumer turns every JSON object it receives (``core.websocket.GuardedJsonConsumer`` has
+already refused what is not one) into one of these, or a :class:`BadMessage`, before it does
+anything else, so a handler never sees unchecked JSON. The shapes are documented in
 ``docs/protocol.md`` § Client → server; unknown keys are refused so a typo never passes silently.
 The reasons are in the active language (the consumer's); what the client sent is quoted as is.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,9 @@ def _is_int(value: Any) -> bool:
     return type(value) is int  # bool is an int in Python; a version is never true/false
 
 
-def _check_keys(data: dict[str, Any], required: set[str], optional: set[str] = frozenset()) -> None:
+def _check_keys(
+    data: dict[str, Any], required: AbstractSet[str], optional: AbstractSet[str] = frozenset()
+) -> None:
     missing = sorted(required - set(data))
     if missing:
         raise BadMessage(
@@ -135,14 +138,8 @@ PARSERS = {
 }
 
 
-def parse(text: str) -> Message:
-    """One frame's text to a typed message; raises :class:`BadMessage` with the code to send."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadMessage(gettext("The frame is not valid JSON."), code="bad_json") from None
-    if not isinstance(data, dict):
-        raise BadMessage(gettext("A message is a JSON object with a 'type'."), code="bad_json")
+def decode(data: dict[str, Any]) -> Message:
+    """One JSON object to a typed message; raises :class:`BadMessage` with the code to send."""
     kind = data.get("type")
     parser = PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:

@@ -1,31 +1,18 @@
-"""Publishing to websockets after commit (STYLE.md § 6): a rolled-back change sends nothing.
+"""The channel-layer groups of the games app and the message types that travel through them.
 
-A service calls :func:`publish_on_commit`; what happens after the commit depends on who called
-the service. A socket's database work runs through :func:`collecting`, which hands the messages
-back to the async side, so the socket sends them itself and no database thread ever waits on
-the channel layer. Anyone else (a page request, a Celery task) sends them at once, from its own
-thread.
-
-Group names are built here only, so producers and consumers cannot drift apart.
+Group names are built here only, so producers and consumers cannot drift apart. Publishing after
+commit is ``core.realtime``'s, re-exported here as the games app's one way to publish.
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
+from core.realtime import Message, publish_on_commit, send_all, send_now
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
+__all__ = ["Message", "publish_on_commit", "send_all", "send_now"]
 
 LOBBY_GROUP = "lobby"
 FRAME = "table.frame"  # the channel-layer type of a frame for the table consumer to forward
 ROLE = "table.role"  # who holds a seat changed: every socket at the table asks again
-
-Message = tuple[str, dict[str, Any]]  # (group, channel-layer message)
-T = TypeVar("T")
 
 
 def player_group(player_id: int) -> str:
@@ -46,61 +33,3 @@ def table_spectator_group(table_id: int) -> str:
 def table_group(table_id: int) -> str:
     """Everyone at or watching a table, for messages that are the same for all (presence)."""
     return f"table.{table_id}.all"
-
-
-# --- After commit ---------------------------------------------------------------------------------
-
-_outbox = threading.local()
-
-
-def publish_on_commit(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` once the current transaction commits (now if none)."""
-    transaction.on_commit(lambda: _deliver(group, message))
-
-
-def _deliver(group: str, message: dict[str, Any]) -> None:
-    box: list[Message] | None = getattr(_outbox, "messages", None)
-    if box is not None:
-        box.append((group, message))
-    else:
-        send_now(group, message)
-
-
-def collecting(function: Callable[..., T]) -> Callable[..., tuple[T, list[Message]]]:
-    """Run ``function`` and return its result with the messages its commits published, unsent.
-
-    For a socket's database thread: the async side sends them (:func:`send_all`)."""
-
-    def run(*args: Any, **kwargs: Any) -> tuple[T, list[Message]]:
-        _outbox.messages = []
-        try:
-            result = function(*args, **kwargs)
-            return result, _outbox.messages
-        finally:
-            del _outbox.messages
-
-    return run
-
-
-def send_now(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, message)
-
-
-async def send_all(messages: list[Message]) -> None:
-    """Send every message: the groups at once, each group's messages in their order."""
-    if not messages:
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    by_group: dict[str, list[dict[str, Any]]] = {}
-    for group, message in messages:
-        by_group.setdefault(group, []).append(message)
-
-    async def in_order(group: str, queue: list[dict[str, Any]]) -> None:
-        for message in queue:
-            await layer.group_send(group, message)
-
-    await asyncio.gather(*(in_order(group, queue) for group, queue in by_group.items()))

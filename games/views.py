@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import client_ip
-from accounts.errors import ServiceError
 from accounts.selectors import friends_of
+from core.errors import ServiceError
 
 from . import selectors
 from .catalog import GAME_TITLES, describe_options

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
 
 from . import services
 from .models import MatchVoid, Rating, RatingChange

@@ -25,7 +25,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
 from games import realtime
 from games.models import Match, Seat
 

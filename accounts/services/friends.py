@@ -6,7 +6,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from ..errors import ServiceError
+from core.errors import ServiceError
+
 from ..models import FriendRequest, Friendship, Player
 
 

@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext
 
-from ..errors import ServiceError
+from core.errors import ServiceError
+
 from ..models import Player
 from .wallet import wallet_open
 

@@ -21,7 +21,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils.translation import gettext
 
-from ..errors import ServiceError
+from core.errors import ServiceError
+
 from ..models import CoinAccount, CoinTransaction, LedgerEntry, Player
 
 Kind = CoinTransaction.Kind

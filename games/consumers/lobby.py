@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.access import player_from
 from accounts.services import player_seen
-from config.websocket import GuardedJsonConsumer
+from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
+from core.pool import run_db
+from core.websocket import GuardedJsonConsumer
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
@@ -50,38 +50,36 @@ def _seen(player: Any) -> list[dict[str, Any]]:
     return friends_online(player)
 
 
-class LobbyConsumer(GuardedJsonConsumer):
+class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def connect(self) -> None:
         query = QueryDict(self.scope.get("query_string", b"").decode("latin-1"))
         self.game, self.stake, self.before = lobby_filters(query)
-        self.player = await database_sync_to_async(player_from)(
-            self.scope.get("user"), self.scope.get("session")
-        )
-        self.groups_joined = [realtime.LOBBY_GROUP]
+        await self.accept()  # nothing is read before the handshake is accepted
+        await self.identify()
+        # The groups first, the snapshot after: nothing published in between is missed.
+        await self.join(realtime.LOBBY_GROUP)
         if self.player is not None:
-            self.groups_joined.append(realtime.player_group(self.player.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        if self.player is not None:
-            await database_sync_to_async(_seen)(self.player)
+            await self.join(realtime.player_group(self.player.pk))
+            await run_db(_seen, self.player)
         await self._snapshot()
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_all()
+
+    async def end_session(self) -> None:
+        await self.close_with(CLOSE_SESSION_ENDED)
 
     async def _snapshot(self) -> None:
         def build() -> dict[str, Any]:
             page = _page(self.player, self.game, self.stake, self.before)
             return {"type": "lobby", **page, "friends_online": friends_online(self.player)}
 
-        await self.send_json(await database_sync_to_async(build)())
+        await self.send_json(await run_db(build))
 
     async def receive_message(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "ping":
-            friends = await database_sync_to_async(_seen)(self.player) if self.player else []
+            friends = await run_db(_seen, self.player) if self.player else []
             await self.send_json({"type": "pong", "friends_online": friends})
         elif kind == "sync":
             await self._snapshot()
@@ -90,7 +88,7 @@ class LobbyConsumer(GuardedJsonConsumer):
             if type(before) is not int or not 0 < before < 2**63:
                 await self.bad_message(gettext("'before' must be a table id."))
                 return
-            page = await database_sync_to_async(_page)(self.player, self.game, self.stake, before)
+            page = await run_db(_page, self.player, self.game, self.stake, before)
             await self.send_json({"type": "tables", "before": before, **page})
         else:
             text = gettext("The lobby understands %(ping)s, %(sync)s and %(more)s.") % {

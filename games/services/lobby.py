@@ -20,10 +20,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.errors import ServiceError
 from accounts.models import Friendship, Player
 from accounts.selectors import wallet_of
 from accounts.services import InsufficientCoins, Stake, wallet_stake
+from core.errors import ServiceError
 
 from .. import realtime
 from ..catalog import GAME_TITLES, STAKES

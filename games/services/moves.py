@@ -14,9 +14,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.errors import ServiceError
 from accounts.models import Player
 from accounts.sockets import session_alive
+from core.errors import ServiceError
 
 from .. import bots
 from ..models import Match, MatchEvent, Seat

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.errors import ServiceError
 from accounts.models import Player
+from core.errors import ServiceError
 
 from .. import frames
 from ..models import LiveServer, Match, Seat, Table, TableConnection

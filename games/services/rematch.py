@@ -11,8 +11,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from accounts.errors import ServiceError
 from accounts.models import Player
+from core.errors import ServiceError
 
 from .. import frames, realtime
 from ..models import Match, Seat, Table

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 
 from accounts import services
-from accounts.errors import ServiceError
 from accounts.models import FriendRequest, Friendship
 from accounts.selectors import friends_of
+from core.errors import ServiceError
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,10 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
 from accounts import services
-from accounts.errors import ServiceError
 from accounts.models import CoinAccount, CoinTransaction, LedgerEntry
 from accounts.selectors import coin_audit, wallet_of
 from accounts.services import InsufficientCoins, Stake
+from core.errors import ServiceError
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from accounts import services as account_services
-from accounts.errors import ServiceError
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit, wallet_of
+from core.errors import ServiceError
 from games.forms import table_form_for
 from games.models import Invitation, Match, Seat, Table
 from games.rules import get_game

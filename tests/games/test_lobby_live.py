@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from accounts.errors import ServiceError
 from config.asgi import application
+from core.errors import ServiceError
 from games.models import Match, Seat, Table
 from games.services import lobby
 from tests.conftest import make_player
@@ -182,6 +182,7 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
             'The lobby understands {"type": "ping"}, {"type": "sync"} and'
             ' {"type": "more", "before": 12}.'
         ),
+        "id": None,
     }
     await bob_socket.send_json_to({"type": "dance"})
     reply = await bob_socket.receive_json_from(timeout=5)
@@ -196,6 +197,7 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
         "type": "error",
         "code": "bad_json",
         "message": "Сообщение — это JSON-объект с полем 'type'.",
+        "id": None,
     }
     await socket.disconnect()
     await bob_socket.disconnect()

@@ -9,7 +9,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
+from core.realtime import collecting
 from games import realtime
 from games.models import Match, Seat
 from games.services import matches, moves
@@ -36,7 +37,7 @@ def _session_of(player) -> str:
 
 def _published(callbacks) -> list[realtime.Message]:
     """What the commit's callbacks publish, collected instead of sent."""
-    _, messages = realtime.collecting(lambda: [callback() for callback in callbacks])()
+    _, messages = collecting(lambda: [callback() for callback in callbacks])()
     return messages
 
 

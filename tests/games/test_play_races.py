@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
 from games.models import Match, MatchEvent, Seat
 from games.services import matches, moves, presence
 from tests.games.test_live_support import start_table

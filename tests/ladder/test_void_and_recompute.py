@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
 from games.models import Match
 from games.services.matches import match_cancel
 from ladder import rating, services

@@ -1,12 +1,6 @@
-"""Where a socket's database work runs, and the process heartbeat of its table sockets.
-
-Database work runs in a bounded pool of threads (``LIVE_DB_THREADS``), so one table waiting on
-a lock never holds up another table; the match row lock already orders each table's writes.
-Whatever the work published on commit comes back to the async side, which sends it: no database
-thread waits on the channel layer.
-
-One heartbeat per process and event loop keeps the presence of all its table sockets fresh with
-one UPDATE, and every few beats re-reads all their sessions with one query.
+"""The process heartbeat of the table sockets: one per process and event loop keeps the presence
+of all its sockets fresh with one UPDATE, and every few beats re-reads all their sessions with
+one query (docs/protocol.md § How presence survives a crash).
 """
 
 from __future__ import annotations
@@ -16,66 +10,17 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Protocol
 
-from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import close_old_connections
 from django.utils import timezone
 
 from accounts.sockets import players_active, sessions_alive
+from core.pool import run_db
 
-from .. import realtime
 from ..services.presence import server_beat
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
-
-_executor: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(
-            max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="socket-db"
-        )
-    return _executor
-
-
-def _in_pool_thread(function: Callable[..., T]) -> Callable[..., tuple[T, list[realtime.Message]]]:
-    """The work as a pool thread runs it: connections past their age are closed around it from
-    inside the call, where the thread's connection lives (``CONN_MAX_AGE`` keeps the others)."""
-    collect = realtime.collecting(function)
-
-    def run(*args: Any, **kwargs: Any) -> tuple[T, list[realtime.Message]]:
-        close_old_connections()
-        try:
-            return collect(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return run
-
-
-async def run_db_unsent(
-    function: Callable[..., T], *args: Any, **kwargs: Any
-) -> tuple[T, list[realtime.Message]]:
-    """Run ``function`` in the pool; return its result and what its commits published, unsent
-    (for a socket that must send its own answer first)."""
-    work = _in_pool_thread(function)
-    if not settings.LIVE_DB_THREADS:  # no pool: Django's one shared thread (SQLite's tests)
-        return await SyncToAsync(work, thread_sensitive=True)(*args, **kwargs)
-    return await SyncToAsync(work, thread_sensitive=False, executor=_pool())(*args, **kwargs)
-
-
-async def run_db(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``function`` in the pool, then send what its commits published; return its result."""
-    result, messages = await run_db_unsent(function, *args, **kwargs)
-    await realtime.send_all(messages)
-    return result
 
 
 class BeatingSocket(Protocol):

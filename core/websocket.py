@@ -126,13 +126,16 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         except Disconnected:  # the client left while we were answering; its disconnect follows
             self.closing = True
 
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message})
+    async def send_error(self, code: str, message: str, action_id: str | None = None) -> None:
+        """``id`` names the client's action the error is about, or is null."""
+        await self.send_json({"type": "error", "code": code, "message": message, "id": action_id})
 
-    async def bad_message(self, message: str, *, code: str = "bad_message") -> None:
+    async def bad_message(
+        self, message: str, *, code: str = "bad_message", action_id: str | None = None
+    ) -> None:
         """Answer a frame the socket cannot use; too many of them close it (a broken client)."""
         self.bad_messages += 1
-        await self.send_error(code, message)
+        await self.send_error(code, message, action_id)
         if self.bad_messages >= settings.LIVE_MAX_BAD_MESSAGES:
             await self.send_error(
                 "too_many_errors", gettext("Too many bad messages; this socket is closed.")
@@ -140,6 +143,8 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
             await self.close_with(CLOSE_POLICY)
 
     async def close_with(self, code: int) -> None:
+        if self.closing:
+            return
         self.closing = True
         await self.close(code=code)
 
@@ -150,3 +155,28 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.close()
+
+
+class GroupsMixin:
+    """The channel-layer groups a socket joined, so that it leaves them all when it closes."""
+
+    channel_layer: Any
+    channel_name: str
+
+    @cached_property
+    def groups_joined(self) -> set[str]:
+        return set()
+
+    async def join(self, group: str) -> None:
+        if group not in self.groups_joined:
+            self.groups_joined.add(group)
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave(self, group: str) -> None:
+        if group in self.groups_joined:
+            self.groups_joined.discard(group)
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def leave_all(self) -> None:
+        for group in list(self.groups_joined):
+            await self.leave(group)
