@@ -1,9 +1,14 @@
 """`make run`: the whole site from one command — Daphne (HTTP + websockets), a Celery worker
-and Celery beat — stopped together on Ctrl-C. When any of the three dies, the others are
-stopped and the exit code says so: a site without beat has no sweeps, no table expiry and no
-session cleanup, so it must not go on quietly.
+and Celery beat — stopped together on Ctrl-C. When any of them dies, the others are stopped and
+the exit code says so: a site without beat has no sweeps, no table expiry and no session
+cleanup, so it must not go on quietly.
 
-Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000]
+With PostgreSQL and Redis (``DATABASE_URL``, ``REDIS_URL``) it runs one Daphne process per core
+on one listening socket, which the kernel shares out between them (``--web-processes`` or
+``WEB_PROCESSES`` to choose); every process serves every table, since the state is in the
+database and messages cross processes on Redis. On the embedded default (SQLite) it runs one.
+
+Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000] [--web-processes N]
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -25,24 +31,43 @@ BIN = Path(sys.executable).parent
 DAPHNE_MAX_MESSAGE_BYTES = 1024 * 1024
 
 
-def commands(host: str, port: int | str) -> dict[str, list[str]]:
-    """The three processes, by name (also what the tests start)."""
+def default_web_processes() -> int:
+    """One per core where the database and the channel layer span processes, else one."""
+    shared = os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get(
+        "REDIS_URL"
+    )
+    return (os.cpu_count() or 1) if shared else 1
+
+
+def listening_socket(host: str, port: int | str) -> socket.socket:
+    """The one socket every Daphne process accepts from (``daphne --fd``)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, int(port)))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+def commands(listen_fd: int, web_processes: int = 1) -> dict[str, list[str]]:
+    """The processes, by name (also what the tests start)."""
     celery = [str(BIN / "celery"), "-A", "config"]
+    web = [
+        str(BIN / "daphne"),
+        "--fd",
+        str(listen_fd),
+        "--websocket_timeout",
+        "-1",
+        "--websocket-max-message-size",
+        str(DAPHNE_MAX_MESSAGE_BYTES),
+        "--websocket-max-frame-size",
+        str(DAPHNE_MAX_MESSAGE_BYTES),
+        "config.asgi:application",
+    ]
+    names = ["web"] if web_processes == 1 else [f"web-{n}" for n in range(1, web_processes + 1)]
     return {
-        "web": [
-            str(BIN / "daphne"),
-            "--bind",
-            host,
-            "--port",
-            str(port),
-            "--websocket_timeout",
-            "-1",
-            "--websocket-max-message-size",
-            str(DAPHNE_MAX_MESSAGE_BYTES),
-            "--websocket-max-frame-size",
-            str(DAPHNE_MAX_MESSAGE_BYTES),
-            "config.asgi:application",
-        ],
+        **{name: web for name in names},
         "worker": [
             *celery,
             "worker",
@@ -62,12 +87,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", default=os.environ.get("PORT", "8000"))
+    parser.add_argument(
+        "--web-processes",
+        type=int,
+        default=int(os.environ.get("WEB_PROCESSES") or default_web_processes()),
+    )
     args = parser.parse_args()
 
+    listener = listening_socket(args.host, args.port)
     # The settings module follows DJANGO_ENV in every process (config.mode); none is forced here.
     processes = {
-        name: subprocess.Popen(command, cwd=ROOT, env=dict(os.environ), start_new_session=True)
-        for name, command in commands(args.host, args.port).items()
+        name: subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=dict(os.environ),
+            start_new_session=True,
+            pass_fds=(listener.fileno(),),
+        )
+        for name, command in commands(listener.fileno(), max(1, args.web_processes)).items()
     }
     for name, process in processes.items():
         print(f"{name}: pid {process.pid}", flush=True)

@@ -105,16 +105,22 @@ class Daphne:
             import serve
         finally:
             sys.path.remove(str(ROOT / "scripts"))
-        self.port = free_port()
+        self.listener = serve.listening_socket("127.0.0.1", 0)
+        self.port = self.listener.getsockname()[1]
         self.log = tmp_path / f"daphne-{self.port}.log"
-        self.command = serve.commands("127.0.0.1", self.port)["web"]
+        self.command = serve.commands(self.listener.fileno())["web"]
         self.env = server_env(tmp_path)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Daphne:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(self.listener.fileno(),),
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

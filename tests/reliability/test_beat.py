@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from datetime import timedelta
 
 import pytest
@@ -76,8 +77,9 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
     tmp_path,
 ):
     """Pass: ``scripts/serve.py`` on the test database and Redis, with nothing under VAR_DIR,
-    runs the live sweep (a dead server's presence rows are removed); when its beat process is
-    killed, serve.py says so and stops everything with a non-zero exit code."""
+    starts one web process per core on one port, all answering, runs the live sweep (a dead
+    server's presence rows are removed); when its beat process is killed, serve.py says so and
+    stops everything with a non-zero exit code."""
     stale = LiveServer.objects.create(
         name="a-server-killed-ten-minutes-ago", last_seen_at=timezone.now() - timedelta(minutes=10)
     )
@@ -93,8 +95,9 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
         "LIVE_SWEEP_SECONDS": "1",
         "PGAPPNAME": "reliability-under-test",
     }
+    port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "scripts/serve.py", "--port", str(free_port())],
+        [sys.executable, "scripts/serve.py", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -114,6 +117,13 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
         assert not LiveServer.objects.filter(pk=stale.pk).exists(), output
         assert not TableConnection.objects.filter(server_id=stale.pk).exists()
         assert "FileNotFoundError" not in output
+        webs = [line for line in lines if line.startswith("web")]
+        assert len(webs) == (os.cpu_count() or 1), output  # one Daphne per core, one port
+        for _ in range(6):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+                assert page.status == 200
+        for line in webs:
+            os.kill(int(line.split()[2]), 0)  # every web process is still alive
 
         beat = next(line for line in lines if line.startswith("beat: pid "))
         os.kill(int(beat.split()[2]), signal.SIGKILL)
