@@ -23,7 +23,7 @@ $(DEV_STAMP): $(RUN_STAMP)
 install: $(DEV_STAMP)
 
 run: $(RUN_STAMP)
-	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py migrate_all
 	$(BIN)/python scripts/serve.py --host $(HOST) --port $(PORT)
 
 test: install

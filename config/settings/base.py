@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "csp",
     "allauth",
     "allauth.account",
+    "core",
     "accounts",
     "games",
     "ladder",
@@ -145,7 +146,33 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # The embedded default: channels-lite, a channel layer kept in a SQLite file of its own, so
+    # that what the Celery worker publishes (an automatic move, a forfeit, a computer's move)
+    # reaches the pages Daphne serves. The in-memory layer cannot cross processes; the test
+    # settings use it only where one process is guaranteed.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES["channels"] = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": VAR_DIR / "channels.sqlite3",
+        "OPTIONS": {
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
+            ),
+            "timeout": 20,
+        },
+    }
+    DATABASE_ROUTERS = ["channels_lite.router.ChannelsRouter"]
+    INSTALLED_APPS.append("channels_lite")
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_lite.layers.core.SQLiteChannelLayer",
+            "CONFIG": {
+                "database": "channels",
+                # How often a process looks for new messages: the added latency, on average half.
+                "polling_interval": float(os.environ.get("CHANNELS_POLL_SECONDS", 0.05)),
+            },
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery -----------------------------------------------------------------------------------
@@ -154,19 +181,12 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 else:
-    # Kombu's filesystem transport: a broker that is only a folder, so `make run` needs no server.
-    CELERY_BROKER_URL = "filesystem://"
-    _broker_dir = VAR_DIR / "celery" / "broker"
-    _broker_dir.mkdir(parents=True, exist_ok=True)
-    for _folder in ("processed", "control"):
-        (VAR_DIR / "celery" / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir),
-        "data_folder_out": str(_broker_dir),
-        "processed_folder": str(VAR_DIR / "celery" / "processed"),
-        "control_folder": str(VAR_DIR / "celery" / "control"),
-        "store_processed": False,
-    }
+    # Kombu's SQLAlchemy transport on a SQLite file: a broker that needs no server. (Its
+    # filesystem transport lets a worker read a message file before it is written, and the
+    # worker dies on the half-read JSON.)
+    CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / 'celery' / 'broker.sqlite3'}"
+    (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 20}}  # for create_engine()
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"

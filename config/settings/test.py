@@ -29,3 +29,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F
     # tests with TRUNCATE. A connection opened as the site opens one is refused.
     _options = DATABASES["default"].setdefault("OPTIONS", {})  # noqa: F405
     _options["options"] = f"{_options.get('options', '')} -c joker.ledger_truncate=allowed".strip()
+# One process is guaranteed here (the test runner; a test that starts servers sets its own
+# layer), so the embedded default's cross-process layer gives way to the in-memory one.
+if not REDIS_URL:  # noqa: F405
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
