@@ -35,7 +35,7 @@ def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
     }
     env["VAR_DIR"] = str(tmp_path)
     subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
+        [sys.executable, "manage.py", "migrate_all"],
         cwd=ROOT,
         env=env,
         check=True,
