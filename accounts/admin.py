@@ -2,9 +2,11 @@ import uuid
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -150,7 +152,7 @@ class CoinAccountAdmin(ReadOnlyAdmin):
                             wallet=wallet,
                             amount=form.cleaned_data["amount"],
                             reason=form.cleaned_data["reason"],
-                            admin=request.user,
+                            admin=request.user if isinstance(request.user, User) else None,
                             key=f"admin:{form.cleaned_data['key']}:{wallet.pk}",
                         )
                         done += 1
@@ -167,15 +169,14 @@ class CoinAccountAdmin(ReadOnlyAdmin):
             "wallets": wallets,
             "form": form,
             "opts": self.model._meta,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/accounts/coin_adjust.html", context)
 
 
 class LedgerEntryInline(admin.TabularInline):
     model = LedgerEntry
-    fields = ["account", "amount"]
-    readonly_fields = fields
+    fields = readonly_fields = ("account", "amount")
     extra = 0
     can_delete = False
 

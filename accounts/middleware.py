@@ -4,6 +4,13 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.functional import SimpleLazyObject
 
 from .access import player_from
+from .models import Player
+
+
+def request_player(request: HttpRequest) -> Player | None:
+    """The request's player or None: the middleware's lazy object, unwrapped for callers."""
+    player = getattr(request, "player", None)
+    return player if player else None
 
 
 class PlayerMiddleware:
@@ -13,5 +20,8 @@ class PlayerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        request.player = SimpleLazyObject(lambda: player_from(request.user, request.session))
+        # HttpRequest declares no ``player``: this middleware is what adds it.
+        request.player = SimpleLazyObject(  # type: ignore[attr-defined]
+            lambda: player_from(request.user, request.session)
+        )
         return self.get_response(request)

@@ -38,7 +38,9 @@ def sockets_group(player_id: int) -> str:
 def player_from_session(session: Any) -> Player | None:
     """The player behind a socket's session (resolved after the handshake, off the event loop):
     the user the session is logged in as, checked like a page request checks it, else a guest."""
-    user = auth.get_user(SimpleNamespace(session=session)) if session is not None else None
+    # get_user reads only ``request.session``, so a namespace holding the socket's session will do.
+    request: Any = SimpleNamespace(session=session)
+    user = auth.get_user(request) if session is not None else None
     return player_from(user, session)
 
 
@@ -135,7 +137,7 @@ class PlayerSocketMixin(GroupsMixin):
     """A socket that knows its player (found after the handshake, in the database pool, never
     from anything the client sends) and closes with 4003 when the player's session ends."""
 
-    scope: dict[str, Any]
+    scope: Any  # the consumer's ASGI scope
     player: Player | None = None
     player_id: int | None = None
     session_key: str | None = None

@@ -18,6 +18,7 @@ from core.errors import ServiceError
 
 from . import selectors, services
 from .forms import FriendRequestForm
+from .middleware import request_player
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -30,10 +31,9 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 @require_POST
 def guest_start(request: HttpRequest) -> HttpResponse:
     """Play without an account: a guest player bound to this browser's session."""
-    if request.player:
-        messages.info(
-            request, _("You are already playing as %(name)s.") % {"name": request.player.name}
-        )
+    player = request_player(request)
+    if player:
+        messages.info(request, _("You are already playing as %(name)s.") % {"name": player.name})
     else:
         player = services.player_create_guest(session=request.session)
         messages.success(
@@ -43,7 +43,7 @@ def guest_start(request: HttpRequest) -> HttpResponse:
 
 
 def friends(request: HttpRequest) -> HttpResponse:
-    player = request.player if request.player else None
+    player = request_player(request)
     if player is None or player.is_guest:
         return render(request, "accounts/friends_signup.html", status=200)
     form = FriendRequestForm(request.POST or None)
@@ -86,7 +86,7 @@ _REQUEST_ACTIONS = {
 
 @require_POST
 def friend_request_action(request: HttpRequest, request_id: int, action: str) -> HttpResponse:
-    player = request.player if request.player else None
+    player = request_player(request)
     if player is None:
         return redirect("account_login")
     service, done = _REQUEST_ACTIONS[action]
@@ -106,7 +106,7 @@ def friend_request_action(request: HttpRequest, request_id: int, action: str) ->
 
 @require_POST
 def friend_remove(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = request.player if request.player else None
+    player = request_player(request)
     if player is None:
         return redirect("account_login")
     try:
@@ -120,7 +120,7 @@ def friend_remove(request: HttpRequest, player_id: int) -> HttpResponse:
 
 @require_GET
 def wallet(request: HttpRequest) -> HttpResponse:
-    player = request.player if request.player else None
+    player = request_player(request)
     account = selectors.wallet_of(player) if player else None
     if account is None:
         return render(request, "accounts/wallet_none.html")
@@ -137,7 +137,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def wallet_topup(request: HttpRequest) -> HttpResponse:
-    player = request.player if request.player else None
+    player = request_player(request)
     if player is None:
         return redirect("account_login")
     try:

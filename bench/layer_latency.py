@@ -34,7 +34,7 @@ def _setup(var_dir: str) -> None:
 
 def _table_id() -> int:
     from accounts.services import player_create_guest
-    from games.services.lobby import table_create
+    from games.services.tables import table_create
 
     class Session(dict):
         session_key = None
@@ -55,13 +55,15 @@ def _table_id() -> int:
 async def _measure(port: int, table_id: int, samples: int) -> list[float]:
     import websockets
     from channels.layers import get_channel_layer
+    from websockets.typing import Origin
 
     from games import realtime
 
     layer = get_channel_layer()
+    assert layer is not None
     delays: list[float] = []
     async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/table/{table_id}/", origin="http://127.0.0.1"
+        f"ws://127.0.0.1:{port}/ws/table/{table_id}/", origin=Origin("http://127.0.0.1")
     ) as ws:
         first = json.loads(await ws.recv())
         assert first["type"] == "state", first
@@ -112,7 +114,7 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=20)
-        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+        backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).rsplit(".", 1)[-1]
     delays.sort()
 
     def pick(share: float) -> float:

@@ -8,6 +8,7 @@ import time
 from functools import cached_property
 from typing import Any
 
+from asgiref.typing import WebSocketConnectEvent
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,7 +42,7 @@ class PageLanguageMixin:
     of the page that opened it, so whatever it writes reads in that language. Translation is
     context-local, and the database threads the handlers call inherit the context."""
 
-    scope: dict[str, Any]
+    scope: Any  # the consumer's ASGI scope
 
     @cached_property
     def language(self) -> str:
@@ -79,7 +80,7 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
 
     closing = False
 
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
+    async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         self.bucket = TokenBucket(settings.LIVE_RATE_PER_SECOND, settings.LIVE_RATE_BURST)
         self.bad_messages = 0
         await super().websocket_connect(message)

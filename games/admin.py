@@ -9,7 +9,7 @@ from .services.matches import match_cancel
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = [
+    fields = readonly_fields = (
         "position",
         "player",
         "active",
@@ -17,8 +17,7 @@ class SeatInline(admin.TabularInline):
         "is_bot",
         "absence_deadline",
         "timeouts_in_row",
-    ]
-    readonly_fields = fields
+    )
     extra = 0
     can_delete = False
 

@@ -102,7 +102,9 @@ class LobbyFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         from .catalog import GAME_TITLES
 
-        self.fields["game"].choices = [("", gettext_lazy("All games")), *GAME_TITLES.items()]
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = [("", gettext_lazy("All games")), *GAME_TITLES.items()]
 
 
 def lobby_filters(params: Any) -> tuple[str | None, int | None, int | None]:

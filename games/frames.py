@@ -39,7 +39,7 @@ def clocks(match: Match | None, state: Any, now: datetime) -> dict[str, Any]:
     return {
         "server_time": now.isoformat(),
         "turn_seat": state.to_act if playing else None,
-        "turn_deadline": iso(match.turn_deadline) if playing else None,
+        "turn_deadline": iso(match.turn_deadline) if match is not None and playing else None,
         "turn_seconds": settings.TURN_SECONDS,
         "grace_seconds": settings.ABSENCE_GRACE_SECONDS,
     }

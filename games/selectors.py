@@ -1,4 +1,4 @@
-"""Reads for the lobby and tables; the one place that decides who may see a table."""
+"""Reads for the lobby and tables (who may see a table is decided in ``games.access``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from accounts.models import Friendship, Player
+from accounts.models import Player
 
-from .models import Invitation, Seat, Table
+from . import access
+from .models import Seat, Table
 
 
 @dataclass(frozen=True)
@@ -28,21 +29,8 @@ class LobbyPage:
 def visible_open_tables(
     player: Player | None, *, game: str | None = None, stake: int | None = None
 ) -> QuerySet[Table]:
-    """Open tables this player may see (a friends-only one: see ``table_audience``), newest
-    first."""
-    tables = Table.objects.filter(status=Table.Status.OPEN)
-    if player is None:
-        tables = tables.exclude(visibility=Table.Visibility.FRIENDS)
-    else:
-        # Subqueries rather than joins: a join on invitations or seats would repeat tables.
-        friend_of = Friendship.objects.filter(friend=player).values("player_id")
-        tables = tables.filter(
-            ~Q(visibility=Table.Visibility.FRIENDS)
-            | Q(creator=player)
-            | Q(creator_id__in=friend_of)
-            | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
-            | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
-        )
+    """Open tables this player may see (the rule: ``games.access``), newest first."""
+    tables = Table.objects.filter(access.visible_to(player), status=Table.Status.OPEN)
     if game:
         tables = tables.filter(game=game)
     if stake is not None:
@@ -66,33 +54,6 @@ def lobby_page(
     size = settings.LOBBY_PAGE_SIZE
     rows = list(tables[: size + 1])
     return LobbyPage(tables=rows[:size], count=count, more=len(rows) > size)
-
-
-def table_audience(table: Table) -> set[int] | None:
-    """Who may see a friends-only table: its creator, the creator's friends, the invited and
-    the seated (None: a public or password table, which everyone may see)."""
-    if table.visibility != Table.Visibility.FRIENDS:
-        return None
-    friends = Friendship.objects.filter(player_id=table.creator_id).values_list(
-        "friend_id", flat=True
-    )
-    invited = Invitation.objects.filter(table=table).values_list("player_id", flat=True)
-    seated = Seat.objects.filter(table=table).values_list("player_id", flat=True)
-    return {table.creator_id, *friends, *invited, *seated}
-
-
-def may_see_table(player: Player | None, table: Table) -> bool:
-    """Anyone may see a public or password table; a friends-only one needs a friend or seat."""
-    if table.visibility != Table.Visibility.FRIENDS:
-        return True
-    if player is None:
-        return False
-    return (
-        table.creator_id == player.pk
-        or table.seats.filter(player=player).exists()
-        or table.invitations.filter(player=player).exists()
-        or Friendship.objects.filter(player=table.creator, friend=player).exists()
-    )
 
 
 def active_seat(player: Player | None) -> Seat | None:

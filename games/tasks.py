@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from .services import moves, presence
-from .services.lobby import tables_expire
+from .services.tables import tables_expire
 
 
 @shared_task

@@ -12,24 +12,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import client_ip
+from accounts.middleware import request_player
 from accounts.selectors import friends_of
 from core.errors import ServiceError
 
-from . import selectors
+from . import access, selectors
 from .catalog import GAME_TITLES, describe_options
 from .forms import InviteForm, JoinForm, LobbyFilterForm, lobby_filters, table_form_for
 from .models import Table
-from .services import lobby
+from .services import tables
 from .services.lobby import lobby_entry
-
-
-def _player(request: HttpRequest):
-    return request.player if request.player else None
 
 
 @require_GET
 def lobby_page(request: HttpRequest) -> HttpResponse:
-    player = _player(request)
+    player = request_player(request)
     filters = LobbyFilterForm(request.GET or None)
     game, stake, before = lobby_filters(request.GET)
     page = selectors.lobby_page(player, game=game, stake=stake, before=before)
@@ -55,7 +52,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
 def table_create(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_TITLES:
         raise Http404("No such game.")
-    player = _player(request)
+    player = request_player(request)
     if player is None:
         messages.info(request, _("Play as a guest or log in to open a table."))
         return redirect(f"{reverse('home')}?next={request.path}")
@@ -63,7 +60,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
     form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            table = lobby.table_create(
+            table = tables.table_create(
                 creator=player,
                 game=game,
                 options=form.option_values(),
@@ -84,8 +81,8 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
 @require_GET
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("creator"), pk=table_id)
-    player = _player(request)
-    if not selectors.may_see_table(player, table):
+    player = request_player(request)
+    if not access.may_see(player, table):
         raise Http404("No such table.")
     seats = list(table.seats.select_related("player").order_by("position"))
     my_seat = next((seat for seat in seats if player and seat.player_id == player.pk), None)
@@ -111,7 +108,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _act(request: HttpRequest, action, done: str) -> bool:
     """Run one service call for the current player; report the outcome as a message."""
-    player = _player(request)
+    player = request_player(request)
     if player is None:
         messages.info(request, _("Play as a guest or log in first."))
         return False
@@ -132,7 +129,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     address = client_ip(request)
     _act(
         request,
-        lambda p: lobby.table_join(
+        lambda p: tables.table_join(
             player=p, table_id=table_id, password=password, client_ip=address
         ),
         "",
@@ -143,7 +140,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     if _act(
-        request, lambda p: lobby.table_leave(player=p, table_id=table_id), _("You left the table.")
+        request, lambda p: tables.table_leave(player=p, table_id=table_id), _("You left the table.")
     ):
         return redirect("home")
     return redirect("table", table_id=table_id)
@@ -153,7 +150,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_cancel(request: HttpRequest, table_id: int) -> HttpResponse:
     if _act(
         request,
-        lambda p: lobby.table_cancel(player=p, table_id=table_id),
+        lambda p: tables.table_cancel(player=p, table_id=table_id),
         _("The table is cancelled."),
     ):
         return redirect("home")
@@ -169,7 +166,7 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
         friend_id = form.cleaned_data["friend"]
         _act(
             request,
-            lambda p: lobby.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
+            lambda p: tables.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
             _("Invitation sent."),
         )
     return redirect("table", table_id=table_id)

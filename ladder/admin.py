@@ -4,6 +4,8 @@ which the two actions call (recompute a player's ratings; void the matches of so
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -69,13 +71,17 @@ class RatingChangeAdmin(ReadOnlyAdmin):
                 "title": "Void matches",
                 "opts": self.model._meta,
                 "match_ids": match_ids,
-                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+                "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
                 "missing_reason": request.POST.get("confirm") == "yes",
             }
             return TemplateResponse(request, "ladder/admin/void_matches.html", context)
         for match_id in match_ids:
             try:
-                services.match_void(match_id=match_id, reason=reason, voided_by=request.user)
+                services.match_void(
+                    match_id=match_id,
+                    reason=reason,
+                    voided_by=request.user if isinstance(request.user, User) else None,
+                )
             except ServiceError as error:
                 self.message_user(request, f"Match #{match_id}: {error}", messages.ERROR)
             else:

@@ -46,7 +46,7 @@ def leaderboard(*, game: str, now: datetime | None = None, search: str = "") -> 
     return ratings.select_related("player").order_by("-display", "player__name")
 
 
-def ranked(ratings: QuerySet[Rating], *, now: datetime) -> QuerySet[Rating]:
+def ranked(ratings: QuerySet[Rating], *, now: datetime) -> QuerySet[Any]:
     """Annotate ``rank``: 1 + the players on the same leaderboard rated strictly higher."""
     higher = (
         Rating.objects.filter(

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -189,9 +190,7 @@ def matches_rate_unrated(*, now: datetime | None = None, limit: int = SWEEP_BATC
 # --- Voiding and recomputing ------------------------------------------------------------------
 
 
-def match_void(
-    *, match_id: int, reason: str, voided_by: AbstractBaseUser | None = None
-) -> MatchVoid:
+def match_void(*, match_id: int, reason: str, voided_by: User | None = None) -> MatchVoid:
     """An admin voids a finished match: it never counts, and the ratings of its players are
     recomputed from their other matches. The result and the coins stand."""
     reason = (reason or "").strip()
@@ -224,6 +223,15 @@ def match_void(
     return void
 
 
+@dataclass
+class _Totals:
+    """What a recompute counts for one player while it walks their matches in order."""
+
+    matches: int = 0
+    wins: int = 0
+    last_played_at: datetime | None = None
+
+
 def player_ratings_recompute(*, player_id: int) -> int:
     """Rebuild a player's ratings in every game from their matches (an admin's action).
 
@@ -253,7 +261,7 @@ def _replay(ratings: dict[int, Rating], game: str) -> int:
         .order_by("match__ended_at", "match_id", "seat")
     )
     skill = {player_id: rating.NEW_SKILL for player_id in ids}
-    totals = {player_id: {"matches": 0, "wins": 0, "last": None} for player_id in ids}
+    totals = {player_id: _Totals() for player_id in ids}
     rewritten = 0
     for _match_id, group in groupby(changes, key=lambda change: change.match_id):
         rows = list(group)
@@ -269,9 +277,9 @@ def _replay(ratings: dict[int, Rating], game: str) -> int:
                 continue
             skill[row.player_id] = new
             total = totals[row.player_id]
-            total["matches"] += 1
-            total["wins"] += int(row.won)
-            total["last"] = row.match.ended_at
+            total.matches += 1
+            total.wins += int(row.won)
+            total.last_played_at = row.match.ended_at
             fresh = _change(
                 row.match, player_id=row.player_id, seat=row.seat, place=row.place, old=old, new=new
             )
@@ -283,8 +291,8 @@ def _replay(ratings: dict[int, Rating], game: str) -> int:
     for player_id, row in ratings.items():
         row.mu, row.sigma = skill[player_id].mu, skill[player_id].sigma
         row.display = skill[player_id].display
-        row.matches = totals[player_id]["matches"]
-        row.wins = totals[player_id]["wins"]
-        row.last_played_at = totals[player_id]["last"]
+        row.matches = totals[player_id].matches
+        row.wins = totals[player_id].wins
+        row.last_played_at = totals[player_id].last_played_at
         row.save(update_fields=["mu", "sigma", "display", "matches", "wins", "last_played_at"])
     return rewritten

@@ -16,24 +16,21 @@ from django.views.decorators.http import require_GET
 
 from accounts import selectors as accounts_selectors
 from accounts import services as accounts_services
+from accounts.middleware import request_player
 from accounts.models import Player
+from games import access
 from games.catalog import GAME_TITLES
 from games.models import Match
-from games.selectors import may_see_table
 
 from . import chart, selectors
 
 SEARCH_MAX_LENGTH = 150
 
 
-def _player(request: HttpRequest) -> Player | None:
-    return request.player if request.player else None
-
-
 @require_GET
 def ladder(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    player = _player(request)
+    player = request_player(request)
     tops = selectors.ladder_tops(now=now)
     mine = {}
     if player is not None and not player.is_guest:
@@ -53,7 +50,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     ratings = selectors.leaderboard(game=game, now=now, search=search)
     page = Paginator(ratings, settings.LADDER_PAGE_SIZE).get_page(request.GET.get("page"))
-    player = _player(request)
+    player = request_player(request)
     mine = None
     if player is not None and not player.is_guest:
         mine = selectors.standing(player=player, game=game, now=now)
@@ -79,7 +76,7 @@ def _rules() -> dict[str, int]:
 def profile(request: HttpRequest, name: str) -> HttpResponse:
     now = timezone.now()
     shown = get_object_or_404(Player.objects.select_related("user"), name__iexact=name)
-    viewer = _player(request)
+    viewer = request_player(request)
     is_self = viewer is not None and viewer.pk == shown.pk
     if shown.is_guest and not is_self and not _guest_session_may_live(shown, now):
         raise Http404("No such player.")
@@ -126,6 +123,6 @@ def _point_label(ended_at: datetime | None, value: int) -> str:
 def match_ratings(request: HttpRequest, match_id: int) -> JsonResponse:
     """What a match did to ratings, for a table page opened after the ``rating`` message."""
     match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
-    if not may_see_table(_player(request), match.table):
+    if not access.may_see(request_player(request), match.table):
         raise Http404("No such match.")
     return JsonResponse(selectors.match_ratings(match=match))

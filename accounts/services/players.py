@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext
 
@@ -38,7 +38,7 @@ def player_create_guest(*, session) -> Player:
     raise ServiceError(gettext("Could not find a free guest name; please try again."))
 
 
-def player_for_user(*, user: AbstractBaseUser, session=None) -> Player:
+def player_for_user(*, user: User, session=None) -> Player:
     """The user's player, made on first need; a guest in the same session is upgraded in place."""
     existing = Player.objects.filter(user=user).first()
     if existing is not None:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils.translation import gettext
@@ -81,7 +82,7 @@ def _post(
     legs: Sequence[tuple[CoinAccount, int]],
     match_id: int | None = None,
     reason: str = "",
-    created_by: object = None,
+    created_by: User | None = None,
 ) -> tuple[CoinTransaction, bool]:
     """Write one movement; returns (transaction, whether it is new). A known key is a no-op."""
     legs = [(account, amount) for account, amount in legs if amount]
@@ -183,7 +184,7 @@ def can_claim_daily(*, wallet: CoinAccount, today: datetime.date) -> bool:
 
 
 def wallet_admin_adjust(
-    *, wallet: CoinAccount, amount: int, reason: str, admin: object, key: str
+    *, wallet: CoinAccount, amount: int, reason: str, admin: User | None, key: str
 ) -> CoinTransaction:
     """An admin grants (amount > 0) or deducts (amount < 0) coins, with a reason on record."""
     if wallet.kind != CoinAccount.Kind.WALLET:

@@ -107,7 +107,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": str(VAR_DIR / "db.sqlite3"),
             # IMMEDIATE takes the write lock at BEGIN, so two writers queue instead of one
             # failing with "database is locked" halfway through a transaction.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
@@ -153,7 +153,7 @@ else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["channels"] = {
         "ENGINE": "django.db.backends.sqlite3",
-        "NAME": VAR_DIR / "channels.sqlite3",
+        "NAME": str(VAR_DIR / "channels.sqlite3"),
         "OPTIONS": {
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"

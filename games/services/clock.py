@@ -60,8 +60,8 @@ def next_clocks(
             left_ms = max(0, grace_ms - seat.absence_used_ms)
             seat = replace(seat, absence_deadline=now + timedelta(milliseconds=left_ms))
         elif not waited_on and seat.absence_deadline is not None:
-            left_ms = (seat.absence_deadline - now) / timedelta(milliseconds=1)
-            used_ms = min(grace_ms, max(0, grace_ms - int(left_ms)))
+            remaining_ms = (seat.absence_deadline - now) / timedelta(milliseconds=1)
+            used_ms = min(grace_ms, max(0, grace_ms - int(remaining_ms)))
             seat = replace(seat, absence_deadline=None, absence_used_ms=used_ms)
         seats.append(seat)
 

@@ -25,9 +25,8 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from core.errors import ServiceError
 
-from .. import frames
+from .. import access, frames
 from ..models import LiveServer, Match, Seat, Table, TableConnection
-from ..selectors import may_see_table
 from .matches import (
     arm_clocks,
     engine_state,
@@ -50,7 +49,7 @@ class Snapshot:
 def _visible_table(table_id: int, player: Player | None) -> Table:
     """Not seeing and not existing give the same error, so a socket cannot probe for tables."""
     table = Table.objects.filter(pk=table_id).select_related("creator").first()
-    if table is None or not may_see_table(player, table):
+    if table is None or not access.may_see(player, table):
         raise ServiceError(gettext("There is no such table."), code="no_table")
     return table
 

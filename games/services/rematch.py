@@ -16,8 +16,9 @@ from core.errors import ServiceError
 
 from .. import frames, realtime
 from ..models import Match, Seat, Table
-from .lobby import table_publish, table_start
+from .lobby import table_publish
 from .matches import locked_match, table_seats
+from .tables import table_start
 
 
 def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def _run(code_or_args: list[str], **env: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_no_environment_means_sqlite_in_memory_layer_and_a_serverless_broker(tmp_path):
+def test_no_environment_means_sqlite_everywhere_and_no_server(tmp_path):
     result = _run(
         ["-c", PRINT_SETTINGS],
         DJANGO_SETTINGS_MODULE="config.settings.local",
@@ -53,8 +53,9 @@ def test_no_environment_means_sqlite_in_memory_layer_and_a_serverless_broker(tmp
     seen = json.loads(result.stdout)
     assert seen["db"] == "django.db.backends.sqlite3"
     assert seen["db_options"]["transaction_mode"] == "IMMEDIATE"
-    assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
-    assert seen["broker"].startswith("filesystem://")
+    # The worker and Daphne are separate processes, so the layer must cross between them.
+    assert seen["layer"] == "channels_lite.layers.core.SQLiteChannelLayer"
+    assert seen["broker"].startswith("sqla+sqlite:///")
     assert seen["beat"]  # beat has work to schedule
 
 

@@ -13,7 +13,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.services import lobby
+from games.services import tables
 from tests.conftest import make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -26,7 +26,7 @@ PLAYING_JS = (
 
 def _take_the_last_seat(table_id: int) -> None:
     try:
-        lobby.table_join(player=make_player("bob"), table_id=table_id)
+        tables.table_join(player=make_player("bob"), table_id=table_id)
     finally:
         connection.close()
 

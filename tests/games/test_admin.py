@@ -7,14 +7,14 @@ from django.test import Client
 from accounts.models import Player
 from games.models import Match, MatchEvent, Seat, Table
 from games.rules import get_game
-from games.services import lobby
+from games.services import tables
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def admin_client(alice, bob, carol) -> Client:
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=alice,
         game="japanese_joker",
         options={},
@@ -22,8 +22,8 @@ def admin_client(alice, bob, carol) -> Client:
         visibility="password",
         password="secret-1",
     )
-    lobby.table_join(player=bob, table_id=table.pk, password="secret-1")
-    lobby.table_create(
+    tables.table_join(player=bob, table_id=table.pk, password="secret-1")
+    tables.table_create(
         creator=carol, game="classic_joker", options={}, stake=0, visibility="public"
     )
     admin = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-boss-123")

@@ -22,7 +22,7 @@ from accounts.models import Player
 from config.asgi import application
 from games.models import Match, MatchEvent, Table
 from games.rules import get_game
-from games.services import lobby
+from games.services import tables
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|X[12])(?![A-Za-z0-9])")
@@ -54,11 +54,11 @@ def cookie_headers(player: Player | None) -> list[tuple[bytes, bytes]]:
 
 def start_table(game: str, players: list[Player], *, options=None, stake: int = 0) -> Table:
     """A table whose match has started: the first player opens it, the others join."""
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=players[0], game=game, options=options or {}, stake=stake, visibility="public"
     )
     for player in players[1:]:
-        lobby.table_join(player=player, table_id=table.pk)
+        tables.table_join(player=player, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     return table

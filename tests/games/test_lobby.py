@@ -15,7 +15,7 @@ from games.forms import table_form_for
 from games.models import Invitation, Match, Seat, Table
 from games.rules import get_game
 from games.selectors import visible_open_tables
-from games.services import lobby
+from games.services import tables
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def befriend(first, second) -> None:
 def open_table(creator, game="japanese_joker", **kwargs) -> Table:
     params = {"options": {}, "stake": 0, "visibility": "public", "password": ""}
     params.update(kwargs)
-    return lobby.table_create(creator=creator, game=game, **params)
+    return tables.table_create(creator=creator, game=game, **params)
 
 
 def snapshot() -> tuple:
@@ -173,7 +173,7 @@ def test_a_player_holds_one_table_at_a_time(alice, bob):
         open_table(alice, game="japanese_whist")
     other = open_table(bob)
     with pytest.raises(ServiceError, match="already seated"):
-        lobby.table_join(player=alice, table_id=other.pk)
+        tables.table_join(player=alice, table_id=other.pk)
 
 
 def test_a_coin_table_needs_the_stake_in_the_wallet(alice, bob):
@@ -185,7 +185,7 @@ def test_a_coin_table_needs_the_stake_in_the_wallet(alice, bob):
         open_table(alice, stake=25)
     table = open_table(bob, stake=25)
     with pytest.raises(ServiceError, match="stake is 25 coins and you have 10"):
-        lobby.table_join(player=alice, table_id=table.pk)
+        tables.table_join(player=alice, table_id=table.pk)
 
 
 # --- The lobby list ----------------------------------------------------------------------------
@@ -227,9 +227,9 @@ def test_lobby_filters_by_game_and_stake(alice, bob, carol):
 
 def test_started_and_cancelled_tables_leave_the_lobby(alice, bob, carol):
     started = open_table(alice)
-    lobby.table_join(player=bob, table_id=started.pk)
+    tables.table_join(player=bob, table_id=started.pk)
     cancelled = open_table(carol)
-    lobby.table_cancel(player=carol, table_id=cancelled.pk)
+    tables.table_cancel(player=carol, table_id=cancelled.pk)
     assert list(visible_open_tables(None)) == []
 
 
@@ -255,7 +255,7 @@ def test_the_last_seat_starts_the_match_with_stakes_in_escrow(alice, bob):
 def test_joining_refusals_change_nothing(alice, bob, carol, dave, guest):
     befriend(alice, bob)
     full = open_table(alice)
-    lobby.table_join(player=bob, table_id=full.pk)  # full and started
+    tables.table_join(player=bob, table_id=full.pk)  # full and started
     friends_only = open_table(carol, visibility="friends")
     coin = open_table(dave, stake=25)
     before = snapshot()
@@ -267,24 +267,24 @@ def test_joining_refusals_change_nothing(alice, bob, carol, dave, guest):
     ]
     for player, table_id, message in cases:
         with pytest.raises(ServiceError, match=message):
-            lobby.table_join(player=player, table_id=table_id)
+            tables.table_join(player=player, table_id=table_id)
     assert snapshot() == before
 
 
 def test_a_full_table_is_refused(alice, bob, carol, dave, eve):
     table = open_table(alice, game="classic_joker")
-    lobby.table_join(player=bob, table_id=table.pk)
-    lobby.table_join(player=carol, table_id=table.pk)
-    lobby.table_join(player=dave, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=carol, table_id=table.pk)
+    tables.table_join(player=dave, table_id=table.pk)
     with pytest.raises(ServiceError, match="already started"):
-        lobby.table_join(player=eve, table_id=table.pk)
+        tables.table_join(player=eve, table_id=table.pk)
 
 
 def test_cancelled_tables_cannot_be_joined(alice, bob):
     table = open_table(alice)
-    lobby.table_cancel(player=alice, table_id=table.pk)
+    tables.table_cancel(player=alice, table_id=table.pk)
     with pytest.raises(ServiceError, match=r"This table was cancelled\."):
-        lobby.table_join(player=bob, table_id=table.pk)
+        tables.table_join(player=bob, table_id=table.pk)
 
 
 def test_password_is_checked_with_a_clear_error_and_rate_limited(alice, bob):
@@ -294,36 +294,36 @@ def test_password_is_checked_with_a_clear_error_and_rate_limited(alice, bob):
     assert "Wrong password for this table." in response.content.decode()
     for attempt in range(4):
         with pytest.raises(ServiceError, match="Wrong password"):
-            lobby.table_join(player=bob, table_id=table.pk, password=f"nope{attempt}")
+            tables.table_join(player=bob, table_id=table.pk, password=f"nope{attempt}")
     # After five wrong tries even the right password waits.
     with pytest.raises(ServiceError, match="Too many wrong passwords"):
-        lobby.table_join(player=bob, table_id=table.pk, password="right-one")
+        tables.table_join(player=bob, table_id=table.pk, password="right-one")
     assert table.seats.count() == 1
 
 
 def test_the_right_password_seats_the_player(alice, bob):
     table = open_table(alice, visibility="password", password="right-one")
-    lobby.table_join(player=bob, table_id=table.pk, password="right-one")
+    tables.table_join(player=bob, table_id=table.pk, password="right-one")
     assert table.seats.count() == 2
 
 
 def test_joining_twice_keeps_one_seat(alice, bob, carol):
     table = open_table(alice, game="classic_joker")
-    first = lobby.table_join(player=bob, table_id=table.pk)
-    assert lobby.table_join(player=bob, table_id=table.pk) == first
+    first = tables.table_join(player=bob, table_id=table.pk)
+    assert tables.table_join(player=bob, table_id=table.pk) == first
     assert table.seats.count() == 2
 
 
 def test_leave_before_the_start_and_the_creator_role_passes_on(alice, bob, carol):
     table = open_table(alice, game="classic_joker")
-    lobby.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     response = client_for(alice).post(f"/tables/{table.pk}/leave/")
     assert response["Location"] == "/"
     table.refresh_from_db()
     assert table.creator == bob and table.status == "open"
     # Alice is free to sit elsewhere again.
     open_table(alice)
-    lobby.table_leave(player=bob, table_id=table.pk)
+    tables.table_leave(player=bob, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == "cancelled"
 
@@ -331,15 +331,15 @@ def test_leave_before_the_start_and_the_creator_role_passes_on(alice, bob, carol
 def test_leave_refusals(alice, bob, carol):
     table = open_table(alice)
     with pytest.raises(ServiceError, match=r"You are not seated at this table\."):
-        lobby.table_leave(player=carol, table_id=table.pk)
-    lobby.table_join(player=bob, table_id=table.pk)
+        tables.table_leave(player=carol, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     with pytest.raises(ServiceError, match="leaving now forfeits it"):
-        lobby.table_leave(player=bob, table_id=table.pk)
+        tables.table_leave(player=bob, table_id=table.pk)
 
 
 def test_only_the_creator_cancels_an_open_table(alice, bob):
     table = open_table(alice, game="classic_joker")
-    lobby.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     before = snapshot()
     response = client_for(bob).post(f"/tables/{table.pk}/cancel/", follow=True)
     assert "Only the table’s creator can cancel it." in response.content.decode()
@@ -358,7 +358,7 @@ def test_a_player_who_cannot_cover_the_stake_at_start_is_unseated_and_the_table_
     account_services.wallet_admin_adjust(
         wallet=wallet_of(alice), amount=-800, reason="x", admin=None, key="shrink"
     )
-    lobby.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == "open" and not Match.objects.exists()
     assert "alice could no longer cover the 250-coin stake" in table.notice
@@ -380,7 +380,7 @@ def test_an_invited_friend_sits_at_a_password_table_without_the_password(alice, 
     table = open_table(alice, visibility="password", password="right-one")
     client_for(alice).post(f"/tables/{table.pk}/invite/", {"friend": bob.pk})
     assert Invitation.objects.filter(table=table, player=bob).exists()
-    lobby.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == "playing"
 
@@ -389,20 +389,20 @@ def test_an_invited_player_sees_and_joins_a_friends_only_table(alice, bob, carol
     befriend(alice, bob)
     befriend(bob, carol)
     table = open_table(alice, game="classic_joker", visibility="friends")
-    lobby.table_join(player=bob, table_id=table.pk)
+    tables.table_join(player=bob, table_id=table.pk)
     assert table not in visible_open_tables(carol)
-    lobby.table_invite(inviter=bob, table_id=table.pk, friend_id=carol.pk)
+    tables.table_invite(inviter=bob, table_id=table.pk, friend_id=carol.pk)
     assert table in visible_open_tables(carol)
-    lobby.table_join(player=carol, table_id=table.pk)
+    tables.table_join(player=carol, table_id=table.pk)
 
 
 def test_invitation_refusals(alice, bob, carol, dave):
     befriend(alice, bob)
     table = open_table(alice)
     with pytest.raises(ServiceError, match=r"You can invite only your friends\."):
-        lobby.table_invite(inviter=alice, table_id=table.pk, friend_id=carol.pk)
+        tables.table_invite(inviter=alice, table_id=table.pk, friend_id=carol.pk)
     with pytest.raises(ServiceError, match=r"Only players at the table can invite\."):
-        lobby.table_invite(inviter=dave, table_id=table.pk, friend_id=bob.pk)
+        tables.table_invite(inviter=dave, table_id=table.pk, friend_id=bob.pk)
     response = client_for(alice).post(f"/tables/{table.pk}/invite/", {"friend": "x"}, follow=True)
     assert "Choose a friend to invite." in response.content.decode()
     assert not Invitation.objects.exists()

@@ -14,7 +14,7 @@ from django.test import Client
 from config.asgi import application
 from core.errors import ServiceError
 from games.models import Match, Seat, Table
-from games.services import lobby
+from games.services import tables
 from tests.conftest import make_player
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -25,7 +25,7 @@ ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 def test_ten_players_race_for_the_last_seat_one_wins_and_the_match_starts_once():
     creator = make_player("alice")
     racers = [make_player(f"racer{i}") for i in range(10)]
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=creator, game="japanese_joker", options={}, stake=25, visibility="public"
     )
     barrier = threading.Barrier(len(racers))
@@ -34,7 +34,7 @@ def test_ten_players_race_for_the_last_seat_one_wins_and_the_match_starts_once()
     def race(player) -> None:
         try:
             barrier.wait()
-            lobby.table_join(player=player, table_id=table.pk)
+            tables.table_join(player=player, table_id=table.pk)
             outcomes.append("seated")
         except ServiceError as error:
             outcomes.append(error.code)
@@ -83,19 +83,19 @@ async def test_a_second_client_sees_a_table_appear_fill_and_disappear():
     first = await watcher.receive_json_from(timeout=5)
     assert first["type"] == "lobby" and first["tables"] == []
 
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=players[0], game="classic_joker", options={}, stake=0, visibility="public"
     )
     appeared = await _receive_until(watcher, "table", table.pk)
     assert appeared["table"]["seats_taken"] == 1 and appeared["table"]["players"] == ["alice"]
 
-    await sync_to_async(lobby.table_join)(player=players[1], table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=players[1], table_id=table.pk)
     filling = await _receive_until(watcher, "table", table.pk)
     assert filling["table"]["seats_taken"] == 2
 
-    await sync_to_async(lobby.table_join)(player=players[2], table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=players[2], table_id=table.pk)
     await _receive_until(watcher, "table", table.pk)
-    await sync_to_async(lobby.table_join)(player=players[3], table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=players[3], table_id=table.pk)
     gone = await _receive_until(watcher, "table_removed", table.pk)
     assert gone["status"] == "playing"
 
@@ -141,10 +141,10 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     snapshot = await bob_socket.receive_json_from(timeout=5)
     assert [f["name"] for f in snapshot["friends_online"]] == ["alice"]
 
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="friends"
     )
-    await sync_to_async(lobby.table_invite)(inviter=alice, table_id=table.pk, friend_id=bob.pk)
+    await sync_to_async(tables.table_invite)(inviter=alice, table_id=table.pk, friend_id=bob.pk)
     invitation = None
     for _ in range(5):
         message = await bob_socket.receive_json_from(timeout=5)
@@ -161,7 +161,7 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
         "url": f"/tables/{table.pk}/",
     }
 
-    await sync_to_async(lobby.table_join)(player=bob, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=bob, table_id=table.pk)
     started = None
     for _ in range(6):
         message = await socket.receive_json_from(timeout=5)

@@ -13,7 +13,7 @@ from django.contrib.sessions.models import Session
 
 from config.asgi import application
 from games.models import Match, MatchEvent, Table
-from games.services import lobby
+from games.services import tables
 from tests.games.test_live_support import (
     ORIGIN,
     Closed,
@@ -60,7 +60,7 @@ async def _refused_code(path, headers):
 
 
 async def test_a_missing_table_and_a_friends_only_table_look_the_same_to_a_stranger(alice, eve):
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="friends"
     )
     eve_headers = await sync_to_async(cookie_headers)(eve)
@@ -70,12 +70,12 @@ async def test_a_missing_table_and_a_friends_only_table_look_the_same_to_a_stran
 
 
 async def test_an_open_table_sends_a_state_without_a_view_until_the_match_starts(alice, bob):
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="public"
     )
     sock = await _open(table.pk, alice)
     assert sock.state["status"] == "open" and sock.state["view"] is None
-    await sync_to_async(lobby.table_join)(player=bob, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=bob, table_id=table.pk)
     started = await sock.until(lambda f: f["type"] == "state" and f["status"] == "playing")
     assert started["seat"] == 0 and "hand" in started["view"]
     await sock.close()

@@ -14,7 +14,7 @@ from django.test import TestCase
 
 from accounts.models import Player
 from games.models import Match, Seat, Table
-from games.services import lobby, moves
+from games.services import moves, tables
 from games.services.matches import engine_state, table_seats
 
 T = TypeVar("T")
@@ -29,7 +29,7 @@ def committed(service: Callable[..., T], **kwargs: Any) -> T:
 def open_table(game: str, players: list[Player], *, rated: bool = True, **options) -> Table:
     """A table whose match has started: the first player opens it, the others join."""
     table = committed(
-        lobby.table_create,
+        tables.table_create,
         creator=players[0],
         game=game,
         options=options,
@@ -38,7 +38,7 @@ def open_table(game: str, players: list[Player], *, rated: bool = True, **option
         rated=rated,
     )
     for player in players[1:]:
-        committed(lobby.table_join, player=player, table_id=table.pk)
+        committed(tables.table_join, player=player, table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     return table

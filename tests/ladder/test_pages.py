@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games.models import Match, Table
-from games.services import lobby
+from games.services import tables
 from ladder import services
 from ladder.models import Rating
 from tests.conftest import client_for, make_player
@@ -218,14 +218,14 @@ def test_a_friends_only_matchs_ratings_are_hidden_from_strangers(alice, bob, eve
     request = friend_request_send(sender=alice, username="bob")
     friend_request_accept(player=bob, request_id=request.pk)
     table = committed(
-        lobby.table_create,
+        tables.table_create,
         creator=alice,
         game=GAME,
         options={},
         stake=0,
         visibility="friends",
     )
-    committed(lobby.table_join, player=bob, table_id=table.pk)
+    committed(tables.table_join, player=bob, table_id=table.pk)
     match = forfeit(table, bob)
     assert client_for(eve).get(f"/ladder/matches/{match.pk}/ratings/").status_code == 404
     assert client_for(bob).get(f"/ladder/matches/{match.pk}/ratings/").status_code == 200
@@ -245,7 +245,7 @@ def test_a_new_table_is_rated_unless_unticked_and_the_lobby_and_table_say_so(ali
     lobby_html = client_for(bob).get("/").content.decode()
     assert 'class="badge rated"' in lobby_html
     assert 'id="table-rated">Rated<' in client.get(f"/tables/{table.pk}/").content.decode()
-    committed(lobby.table_cancel, player=alice, table_id=table.pk)
+    committed(tables.table_cancel, player=alice, table_id=table.pk)
 
     client.post(f"/tables/new/{GAME}/", {"stake": 0, "visibility": "public", "points": 21})
     casual = Table.objects.exclude(pk=table.pk).get()

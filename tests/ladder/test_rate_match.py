@@ -14,7 +14,7 @@ from django.db import connection
 from accounts.models import Player
 from games.models import Match, Seat
 from games.rules.classic_joker import final_ranking
-from games.services import lobby
+from games.services import lobby, tables
 from games.services.matches import match_cancel
 from ladder import rating, services, tasks
 from ladder.models import Rating, RatingChange
@@ -88,11 +88,11 @@ def test_a_four_player_match_orders_changes_by_place_and_the_leaver_is_rated_las
 
 
 def test_a_guest_at_the_table_makes_it_casual_and_nothing_changes(alice, guest):
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="public"
     )
     assert table.rated and lobby.lobby_entry(table)["rated"]
-    committed(lobby.table_join, player=guest, table_id=table.pk)
+    committed(tables.table_join, player=guest, table_id=table.pk)
     assert not lobby.lobby_entry(table)["rated"]
     match = forfeit(table, guest)
     assert match.status == Match.Status.FINISHED
@@ -101,7 +101,7 @@ def test_a_guest_at_the_table_makes_it_casual_and_nothing_changes(alice, guest):
 
 
 def test_a_guests_table_is_casual_whatever_they_ask(guest, alice):
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=guest, game="japanese_joker", options={}, stake=0, visibility="public", rated=True
     )
     assert not table.rated
@@ -183,10 +183,10 @@ def test_the_sweep_after_the_task_changes_nothing(alice, bob, settings):
 def test_the_sweep_skips_casual_guest_and_computer_tables(alice, bob, carol, guest, settings):
     settings.MATCH_FINISHED_TASKS = []
     casual = beats(alice, bob, rated=False)
-    with_guest = lobby.table_create(
+    with_guest = tables.table_create(
         creator=carol, game="japanese_joker", options={}, stake=0, visibility="public"
     )
-    committed(lobby.table_join, player=guest, table_id=with_guest.pk)
+    committed(tables.table_join, player=guest, table_id=with_guest.pk)
     forfeit(with_guest, guest)
     later = casual.ended_at + timedelta(hours=1)
     assert services.matches_rate_unrated(now=later) == 0

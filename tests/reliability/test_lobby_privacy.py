@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 
 from accounts import services as account_services
-from games.services import lobby
+from games.services import tables
 from tests.conftest import make_player
 
 from .conftest import open_socket, session_cookie
@@ -51,15 +51,15 @@ async def test_a_strangers_lobby_hears_nothing_of_a_friends_only_table():
     await sync_to_async(_befriend)(alice, bob)
     carol_socket, bob_socket = await _lobby_of(carol), await _lobby_of(bob)
 
-    hidden = await sync_to_async(lobby.table_create)(
+    hidden = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="friends"
     )
-    await sync_to_async(lobby.table_join)(player=bob, table_id=hidden.pk)  # starts the match
-    second = await sync_to_async(lobby.table_create)(
+    await sync_to_async(tables.table_join)(player=bob, table_id=hidden.pk)  # starts the match
+    second = await sync_to_async(tables.table_create)(
         creator=dave, game="japanese_joker", options={}, stake=0, visibility="friends"
     )
-    await sync_to_async(lobby.table_cancel)(player=dave, table_id=second.pk)
-    sentinel = await sync_to_async(lobby.table_create)(
+    await sync_to_async(tables.table_cancel)(player=dave, table_id=second.pk)
+    sentinel = await sync_to_async(tables.table_create)(
         creator=carol, game="japanese_joker", options={}, stake=0, visibility="public"
     )
 
@@ -81,15 +81,15 @@ async def test_the_invited_and_the_seated_hear_the_table_a_stranger_does_not():
     ]
     await sync_to_async(_befriend)(bob, alice)
     await sync_to_async(_befriend)(bob, carol)
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=bob, game="classic_joker", options={}, stake=0, visibility="friends"
     )
-    await sync_to_async(lobby.table_join)(player=alice, table_id=table.pk)
-    await sync_to_async(lobby.table_invite)(inviter=bob, table_id=table.pk, friend_id=carol.pk)
+    await sync_to_async(tables.table_join)(player=alice, table_id=table.pk)
+    await sync_to_async(tables.table_invite)(inviter=bob, table_id=table.pk, friend_id=carol.pk)
     sockets = {p.name: await _lobby_of(p) for p in (alice, carol, dave)}
 
-    await sync_to_async(lobby.table_leave)(player=bob, table_id=table.pk)
-    sentinel = await sync_to_async(lobby.table_create)(
+    await sync_to_async(tables.table_leave)(player=bob, table_id=table.pk)
+    sentinel = await sync_to_async(tables.table_create)(
         creator=dave, game="japanese_joker", options={}, stake=0, visibility="public"
     )
     for name in ("alice", "carol"):

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async as sync_to_async  # closes its co
 from django.conf import settings
 from django.test import Client
 
-from games.services import lobby
+from games.services import tables
 from tests.conftest import make_player
 
 from .conftest import many_open_tables, open_socket
@@ -101,7 +101,7 @@ async def test_through_daphne_started_like_serve_the_lobby_survives_1000_tables(
     async with websockets.connect(f"{daphne.url}/ws/lobby/", origin="http://localhost") as ws:
         snapshot = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert snapshot["count"] == 1000
-        table = await sync_to_async(lobby.table_create)(
+        table = await sync_to_async(tables.table_create)(
             creator=alice, game="japanese_joker", options={}, stake=0, visibility="public"
         )
         event = json.loads(await asyncio.wait_for(ws.recv(), 10))

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client, override_settings
 
 from games.models import Seat
-from games.services import lobby
-from games.services.lobby import (
+from games.services import tables
+from games.services.passwords import (
     PASSWORD_ATTEMPTS_PER_ADDRESS,
     PASSWORD_ATTEMPTS_PER_TABLE,
 )
@@ -85,7 +85,7 @@ def test_fresh_guest_sessions_cannot_guess_a_table_password_without_limit():
     """Pass: after PASSWORD_ATTEMPTS_PER_TABLE wrong guesses from fresh guests at many
     addresses, a new guest with the right password is paused too: nobody was seated."""
     alice = make_player("alice")
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=alice,
         game="japanese_joker",
         options={},
@@ -105,7 +105,7 @@ def test_one_address_is_paused_on_a_table_while_others_still_join():
     """Pass: PASSWORD_ATTEMPTS_PER_ADDRESS wrong guesses from fresh guests at one address
     pause that address (even with the right password); a guest elsewhere sits down."""
     alice = make_player("alice")
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=alice,
         game="japanese_joker",
         options={},
@@ -126,7 +126,7 @@ def test_behind_a_trusted_proxy_table_guesses_count_per_client_address():
     """Pass: with one trusted proxy, the pause falls on the client address in
     X-Forwarded-For, not on the proxy every guest comes through."""
     alice = make_player("alice")
-    table = lobby.table_create(
+    table = tables.table_create(
         creator=alice,
         game="japanese_joker",
         options={},

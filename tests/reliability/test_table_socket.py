@@ -20,7 +20,7 @@ from accounts.models import CoinAccount
 from accounts.services import wallet_admin_adjust
 from games.models import Match, MatchEvent, Seat, Table
 from games.rules import get_game
-from games.services import lobby
+from games.services import tables
 from tests.games.test_live_support import (
     ORIGIN,
     Closed,
@@ -57,17 +57,17 @@ async def test_a_socket_kept_open_after_standing_up_never_sees_the_next_players_
     """Pass: alice's socket, opened as seat 1 and kept open after she stood up, receives only the
     spectator view once carol holds seat 1 and the match starts (no card of carol's hand in any
     frame, and its state says seat null); carol, who never opened the page, shows as absent."""
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=bob, game="classic_joker", options={}, stake=0, visibility="public"
     )
-    await sync_to_async(lobby.table_join)(player=alice, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=alice, table_id=table.pk)
     kept = await _open(table.pk, alice)
     assert kept.state["seat"] == 1 and kept.state["status"] == "open"
-    await sync_to_async(lobby.table_leave)(player=alice, table_id=table.pk)
+    await sync_to_async(tables.table_leave)(player=alice, table_id=table.pk)
     await kept.until(lambda f: f["type"] == "state" and f["seat"] is None)
-    await sync_to_async(lobby.table_join)(player=carol, table_id=table.pk)  # seat 1 again
-    await sync_to_async(lobby.table_join)(player=dave, table_id=table.pk)
-    await sync_to_async(lobby.table_join)(player=eve, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=carol, table_id=table.pk)  # seat 1 again
+    await sync_to_async(tables.table_join)(player=dave, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=eve, table_id=table.pk)
     started = await kept.until(lambda f: f["type"] == "state" and f["status"] == "playing")
     assert started["seat"] is None and "hand" not in started["view"]
     await asyncio.sleep(0.2)
@@ -95,15 +95,15 @@ async def test_presence_counts_a_players_own_sockets_not_a_seat_numbers(
 ):
     """Pass: a socket alice opened as seat 1 before standing up does not make bob, who took
     seat 1, connected when the match starts; bob's own socket does."""
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=carol, game="classic_joker", options={}, stake=0, visibility="public"
     )
-    await sync_to_async(lobby.table_join)(player=alice, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=alice, table_id=table.pk)
     kept = await _open(table.pk, alice)
-    await sync_to_async(lobby.table_leave)(player=alice, table_id=table.pk)
+    await sync_to_async(tables.table_leave)(player=alice, table_id=table.pk)
     await kept.until(lambda f: f["type"] == "state" and f["seat"] is None)
     for player in (bob, dave, eve):
-        await sync_to_async(lobby.table_join)(player=player, table_id=table.pk)
+        await sync_to_async(tables.table_join)(player=player, table_id=table.pk)
     seat = await sync_to_async(Seat.objects.get)(table_id=table.pk, position=1)
     assert seat.player_id == bob.pk and seat.connected is False
     bobs = await _open(table.pk, bob)
@@ -118,7 +118,7 @@ async def test_presence_counts_a_players_own_sockets_not_a_seat_numbers(
 async def test_a_player_unseated_for_lack_of_coins_keeps_only_a_spectators_socket(alice, bob):
     """Pass: when the last seat fills and alice can no longer cover the stake, she is unseated
     and her open socket turns spectator at once (its next state says seat null)."""
-    table = await sync_to_async(lobby.table_create)(
+    table = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=250, visibility="public"
     )
     sock = await _open(table.pk, alice)
@@ -132,7 +132,7 @@ async def test_a_player_unseated_for_lack_of_coins_keeps_only_a_spectators_socke
         )
 
     await spend_alices_coins()
-    await sync_to_async(lobby.table_join)(player=bob, table_id=table.pk)
+    await sync_to_async(tables.table_join)(player=bob, table_id=table.pk)
     table = await sync_to_async(Table.objects.get)(pk=table.pk)
     assert table.status == Table.Status.OPEN and table.stood_up_for_stake_id == alice.pk
     frame = await sock.until(lambda f: f["type"] == "state" and f["seat"] is None)

@@ -182,7 +182,7 @@ def read_explicit_deal(given: object, options: Options) -> ExplicitDeal:
             dealer,
             tuple(tuple(hand[:3]) if nine else tuple(sorted_cards(hand)) for hand in hands),
             tuple(tuple(hand[3:]) for hand in hands) if nine else None,
-            () if nine else tuple(sorted_cards(JOKER_DECK - seen - {trump_card})),
+            () if nine else tuple(sorted_cards(JOKER_DECK - seen - {str(trump_card)})),
             trump_card,
         ),
         (dealer - number + 1) % NUM_PLAYERS,

@@ -1,4 +1,4 @@
-"""The typed code type-checks: mypy runs over the files pyproject.toml gives it (engines first)."""
+"""The typed code type-checks: mypy runs over the packages pyproject.toml gives it."""
 
 import subprocess
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_mypy_finds_no_type_errors_in_the_rules_engines():
+def test_mypy_finds_no_type_errors_in_the_typed_packages():
     result = subprocess.run(
         [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300
     )

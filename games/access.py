@@ -1,0 +1,57 @@
+"""Who may see a table and who may sit at it: the one statement of the rule, as a query (the
+lobby's lists), a predicate (a page or a socket asking for one table) and an audience (whom a
+friends-only table's lobby events go to).
+
+Public and password tables are seen by everyone. A friends-only table is seen by its creator,
+the creator's friends, the invited and the seated; it is joined by the creator's friends and
+the invited (a password table by the invited or with its password).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from accounts.models import Friendship, Player
+
+from .models import Invitation, Seat, Table
+
+
+def visible_to(player: Player | None) -> Q:
+    """The tables ``player`` may see, as a filter on ``Table``."""
+    open_to_all = ~Q(visibility=Table.Visibility.FRIENDS)
+    if player is None:
+        return open_to_all
+    # Subqueries rather than joins: a join on invitations or seats would repeat tables.
+    return (
+        open_to_all
+        | Q(creator=player)
+        | Q(creator_id__in=Friendship.objects.filter(friend=player).values("player_id"))
+        | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
+        | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
+    )
+
+
+def audience(table: Table) -> set[int] | None:
+    """The players who may see a friends-only table (None: everyone may see it)."""
+    if table.visibility != Table.Visibility.FRIENDS:
+        return None
+    friends = Friendship.objects.filter(player_id=table.creator_id).values_list(
+        "friend_id", flat=True
+    )
+    invited = Invitation.objects.filter(table=table).values_list("player_id", flat=True)
+    seated = Seat.objects.filter(table=table).values_list("player_id", flat=True)
+    return {table.creator_id, *friends, *invited, *seated}
+
+
+def may_see(player: Player | None, table: Table) -> bool:
+    """Whether ``player`` may see ``table`` (its page, its socket, its finished matches)."""
+    return Table.objects.filter(visible_to(player), pk=table.pk).exists()
+
+
+def is_invited(player: Player, table: Table) -> bool:
+    """An invitation opens a friends-only or a password table to its guest."""
+    return Invitation.objects.filter(table=table, player=player).exists()
+
+
+def is_creators_friend(player: Player, table: Table) -> bool:
+    return Friendship.objects.filter(player_id=table.creator_id, friend=player).exists()

@@ -1,0 +1,344 @@
+"""Tables before play: create, join, leave, cancel, invite, start and expire.
+
+Locking policy: a change to a table locks its row first (``select_for_update``), so two
+players racing for the last seat are served one after the other and the match starts once.
+A player holds at most one active seat; the partial unique index ``one_active_seat`` is the
+final guard when one player races themselves from two tabs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from accounts.models import Friendship, Player
+from accounts.selectors import wallet_of
+from accounts.services import InsufficientCoins, Stake, wallet_stake
+from core.errors import ServiceError
+
+from .. import access, realtime
+from ..catalog import GAME_TITLES, STAKES
+from ..models import Invitation, Match, Seat, Table
+from ..rules import RulesError, get_game
+from ..rules_text import rules_message
+from .lobby import table_publish
+from .matches import match_started
+from .passwords import MIN_PASSWORD_LENGTH, password_check
+
+# --- Checks shared by create and join ---------------------------------------------------------
+
+
+def _check_can_sit(player: Player, table_stake: int) -> None:
+    if table_stake and player.is_guest:
+        raise ServiceError(
+            gettext("Guests play free tables only. Sign up to play for Domino Coin."),
+            code="guest_coins",
+        )
+    current = Seat.objects.filter(player=player, active=True).select_related("table").first()
+    if current is not None:
+        raise ServiceError(
+            gettext(
+                "You are already seated at table #%(number)s. Leave it (or finish the match) first."
+            )
+            % {"number": current.table_id},
+            code="already_seated",
+        )
+    if table_stake:
+        wallet = wallet_of(player)
+        balance = wallet.balance if wallet else 0
+        if balance < table_stake:
+            raise ServiceError(
+                gettext("This table’s stake is %(stake)s coins and you have %(balance)s.")
+                % {"stake": table_stake, "balance": balance},
+                code="insufficient_coins",
+            )
+
+
+def _sit(table: Table, player: Player, position: int) -> Seat:
+    try:
+        with transaction.atomic():
+            return Seat.objects.create(table=table, player=player, position=position)
+    except IntegrityError:
+        # The partial unique index: the same player sat down elsewhere a moment ago.
+        raise ServiceError(
+            gettext("You are already seated at another table."), code="already_seated"
+        ) from None
+
+
+# --- Create ------------------------------------------------------------------------------------
+
+
+def table_create(
+    *,
+    creator: Player,
+    game: str,
+    options: dict[str, Any] | None,
+    stake: int,
+    visibility: str,
+    password: str = "",
+    rated: bool = True,
+) -> Table:
+    """Open a table with the creator in the first seat. A guest's table is always casual."""
+    if game not in GAME_TITLES:
+        raise ServiceError(gettext("Unknown game %(game)r.") % {"game": game}, code="unknown_game")
+    engine = get_game(game)
+    try:
+        parsed = engine.parse_options(options or {})
+    except RulesError as error:
+        raise ServiceError(rules_message(error), code="bad_options") from None
+    if stake not in STAKES:
+        allowed = ", ".join(str(s) for s in STAKES if s)
+        raise ServiceError(
+            gettext("The stake must be free or one of %(allowed)s coins.") % {"allowed": allowed},
+            code="bad_stake",
+        )
+    if visibility not in Table.Visibility.values:
+        raise ServiceError(gettext("Choose Public, Friends or Password."), code="bad_visibility")
+    password_hash = ""
+    if visibility == Table.Visibility.PASSWORD:
+        if len(password or "") < MIN_PASSWORD_LENGTH:
+            raise ServiceError(
+                gettext("A password table needs a password of at least %(count)s characters.")
+                % {"count": MIN_PASSWORD_LENGTH},
+                code="short_password",
+            )
+        password_hash = make_password(password)
+    if visibility == Table.Visibility.FRIENDS and creator.is_guest:
+        raise ServiceError(
+            gettext("Guests have no friends list; choose Public or Password."), code="guest_friends"
+        )
+    with transaction.atomic():
+        _check_can_sit(creator, stake)
+        table = Table.objects.create(
+            game=game,
+            options=parsed,
+            stake=stake,
+            visibility=visibility,
+            password_hash=password_hash,
+            creator=creator,
+            seats_total=engine.num_players,
+            rated=rated and not creator.is_guest,
+        )
+        _sit(table, creator, 0)
+        table_publish(table)
+    return table
+
+
+# --- Join, leave, cancel ----------------------------------------------------------------------
+
+
+def _locked_table(table_id: int) -> Table:
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise ServiceError(gettext("There is no such table."), code="no_table")
+    return table
+
+
+def _require_open(table: Table) -> None:
+    if table.status == Table.Status.PLAYING:
+        raise ServiceError(gettext("This table’s match has already started."), code="started")
+    if table.status == Table.Status.CANCELLED:
+        raise ServiceError(gettext("This table was cancelled."), code="cancelled")
+    if table.status == Table.Status.FINISHED:
+        raise ServiceError(gettext("This table’s match is over."), code="finished")
+
+
+def _check_access(table: Table, player: Player, password: str, client_ip: str | None) -> None:
+    if access.is_invited(player, table):
+        return  # an invitation opens friends-only and password tables alike
+    if table.visibility == Table.Visibility.FRIENDS and not access.is_creators_friend(
+        player, table
+    ):
+        raise ServiceError(
+            gettext("This table is for %(name)s’s friends only.") % {"name": table.creator.name},
+            code="friends_only",
+        )
+    if table.visibility == Table.Visibility.PASSWORD:
+        password_check(table, player, password, client_ip)
+
+
+def table_join(
+    *, player: Player, table_id: int, password: str = "", client_ip: str | None = None
+) -> Seat:
+    """Take the lowest free seat; the last seat starts the match in the same transaction.
+
+    ``client_ip`` is the requesting browser's address (behind a proxy, as the trusted-proxy
+    settings read it): wrong passwords are counted per address too.
+    """
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        existing = Seat.objects.filter(table=table, player=player).first()
+        if existing is not None and table.status == Table.Status.OPEN:
+            return existing
+        _require_open(table)
+        taken = set(table.seats.values_list("position", flat=True))
+        if len(taken) >= table.seats_total:
+            raise ServiceError(gettext("This table is full."), code="full")
+        if table.stake and player.is_guest:
+            raise ServiceError(
+                gettext("Guests play free tables only. Sign up to play for Domino Coin."),
+                code="guest_coins",
+            )
+        _check_access(table, player, password, client_ip)
+        _check_can_sit(player, table.stake)
+        position = min(set(range(table.seats_total)) - taken)
+        seat = _sit(table, player, position)
+        table.last_activity_at = timezone.now()
+        table.stood_up_for_stake = None
+        table.save(update_fields=["last_activity_at", "stood_up_for_stake"])
+        if len(taken) + 1 == table.seats_total:
+            table_start(table)
+        table_publish(table)
+    return seat
+
+
+def table_leave(*, player: Player, table_id: int) -> None:
+    """Stand up before the match starts; the creator's role passes on, an empty table closes."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = Seat.objects.filter(table=table, player=player).first()
+        if seat is None:
+            raise ServiceError(gettext("You are not seated at this table."), code="not_seated")
+        if table.status == Table.Status.PLAYING:
+            raise ServiceError(
+                gettext(
+                    "The match has started: leaving now forfeits it. Use Leave on the table page."
+                ),
+                code="started",
+            )
+        _require_open(table)
+        seat.delete()
+        remaining = list(table.seats.select_related("player").order_by("position"))
+        if not remaining:
+            _close(table, Table.Status.CANCELLED)
+        elif table.creator_id == player.pk:
+            table.creator = remaining[0].player
+            table.save(update_fields=["creator"])
+        table_publish(table)
+
+
+def table_cancel(*, player: Player, table_id: int) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.creator_id != player.pk:
+            raise ServiceError(
+                gettext("Only the table’s creator can cancel it."), code="not_creator"
+            )
+        _require_open(table)
+        _close(table, Table.Status.CANCELLED)
+        table_publish(table)
+
+
+def _close(table: Table, status: str) -> None:
+    table.status = status
+    table.ended_at = timezone.now()
+    table.save(update_fields=["status", "ended_at"])
+    table.seats.update(active=False)
+
+
+# --- Invite ------------------------------------------------------------------------------------
+
+
+def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitation:
+    """Invite a friend; they get a live notification and may sit without the password."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_open(table)
+        if not table.seats.filter(player=inviter).exists():
+            raise ServiceError(gettext("Only players at the table can invite."), code="not_seated")
+        friend = Player.objects.filter(pk=friend_id).first()
+        if friend is None or not Friendship.objects.filter(player=inviter, friend=friend).exists():
+            raise ServiceError(gettext("You can invite only your friends."), code="not_friend")
+        if table.seats.filter(player=friend).exists():
+            raise ServiceError(
+                gettext("%(name)s is already at this table.") % {"name": friend.name}, code="seated"
+            )
+        if table.stake and friend.is_guest:
+            raise ServiceError(gettext("Guests cannot sit at coin tables."), code="guest_coins")
+        invitation, _created = Invitation.objects.update_or_create(
+            table=table, player=friend, defaults={"invited_by": inviter}
+        )
+        realtime.publish_on_commit(
+            realtime.player_group(friend.pk),
+            {
+                "type": "player.invited",
+                "table": table.pk,
+                "game": table.game,
+                "stake": table.stake,
+                "from": inviter.name,
+                "url": f"/tables/{table.pk}/",
+            },
+        )
+        table_publish(table)  # a friends-only table is now visible to the invited player
+    return invitation
+
+
+# --- Start and expiry --------------------------------------------------------------------------
+
+
+def table_start(table: Table) -> Match | None:
+    """Deal the first hand from a fresh secret seed and take every stake, all or nothing."""
+    seats = list(table.seats.select_related("player").order_by("position"))
+    seed = secrets.token_hex(32)
+    try:
+        with transaction.atomic():
+            match = Match.objects.create(
+                table=table,
+                game=table.game,
+                options=table.options,
+                seed=seed,
+                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+                state=get_game(table.game).new_match(table.options, seed).to_dict(),
+            )
+            if table.stake:
+                wallet_stake(
+                    match_id=match.pk,
+                    stakes=[Stake(seat.position, seat.player, table.stake) for seat in seats],
+                )
+    except InsufficientCoins as error:
+        # The table stays open: the player who can no longer cover the stake stands up.
+        broke = error.player
+        Seat.objects.filter(table=table, player=broke).delete()
+        table.stood_up_for_stake = broke
+        table.save(update_fields=["stood_up_for_stake"])
+        return None
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    table.save(update_fields=["status", "started_at"])
+    for seat in seats:
+        realtime.publish_on_commit(
+            realtime.player_group(seat.player_id),
+            {"type": "player.match_started", "table": table.pk, "url": f"/tables/{table.pk}/"},
+        )
+    match_started(match)
+    return match
+
+
+def tables_expire(*, now: datetime | None = None) -> int:
+    """Cancel open tables nobody joined for ``TABLE_IDLE_MINUTES``; safe to run twice."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(minutes=settings.TABLE_IDLE_MINUTES)
+    expired = 0
+    for table_id in Table.objects.filter(
+        status=Table.Status.OPEN, last_activity_at__lt=cutoff
+    ).values_list("pk", flat=True):
+        with transaction.atomic():
+            # Claim by a conditional update: a join that just happened keeps the table.
+            claimed = Table.objects.filter(
+                pk=table_id, status=Table.Status.OPEN, last_activity_at__lt=cutoff
+            ).update(status=Table.Status.CANCELLED, ended_at=now)
+            if not claimed:
+                continue
+            table = Table.objects.get(pk=table_id)
+            table.seats.update(active=False)
+            table_publish(table)
+            expired += 1
+    return expired
