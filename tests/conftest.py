@@ -11,11 +11,11 @@ import os
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts import services
 from accounts.models import Player
+from tests.support.players import make_player
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
@@ -78,14 +78,11 @@ def _fresh_cache() -> None:
     cache.clear()
 
 
-def make_player(
-    name: str, *, email: str | None = None, password: str = "correct-horse-9"
-) -> Player:
-    """A registered player, made the way sign-up makes one."""
-    user = get_user_model().objects.create_user(
-        username=name, email=email or f"{name}@example.com", password=password
-    )
-    return services.player_for_user(user=user)
+@pytest.fixture
+def fast_clients(settings):
+    """Test clients move as fast as the server answers: far above a person's rate limit."""
+    settings.LIVE_RATE_PER_SECOND = 10_000
+    settings.LIVE_RATE_BURST = 10_000
 
 
 @pytest.fixture
@@ -125,9 +122,3 @@ def guest_client(db) -> Client:
 @pytest.fixture
 def guest(guest_client: Client) -> Player:
     return Player.objects.get(pk=guest_client.session[services.SESSION_GUEST_KEY])
-
-
-def client_for(player: Player) -> Client:
-    client = Client()
-    client.force_login(player.user)
-    return client

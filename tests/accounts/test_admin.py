@@ -47,6 +47,6 @@ def test_admin_change_pages_load(admin_client, alice):
 
 
 def test_non_staff_cannot_reach_the_admin(alice):
-    from tests.conftest import client_for
+    from tests.support.players import client_for
 
     assert client_for(alice).get("/admin/accounts/player/").status_code == 302

@@ -11,7 +11,7 @@ from accounts import services
 from accounts.models import FriendRequest, Friendship
 from accounts.selectors import friends_of
 from core.errors import ServiceError
-from tests.conftest import client_for
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

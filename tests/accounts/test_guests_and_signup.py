@@ -12,7 +12,7 @@ from django.test import Client
 from accounts import services
 from accounts.models import Player
 from accounts.services import players
-from tests.conftest import client_for, make_player
+from tests.support.players import client_for, make_player
 
 pytestmark = pytest.mark.django_db
 

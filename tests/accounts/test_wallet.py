@@ -17,7 +17,7 @@ from accounts.models import CoinAccount, CoinTransaction, LedgerEntry
 from accounts.selectors import coin_audit, wallet_of
 from accounts.services import InsufficientCoins, Stake
 from core.errors import ServiceError
-from tests.conftest import client_for
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from accounts import services
 from accounts.models import CoinAccount, CoinTransaction
 from accounts.selectors import coin_audit
 from accounts.services import InsufficientCoins, Stake
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -46,7 +46,7 @@ async def test_ping_knows_the_guest_from_the_session_cookie():
 async def test_ping_knows_a_logged_in_user():
     from asgiref.sync import sync_to_async
 
-    from tests.conftest import make_player
+    from tests.support.players import make_player
 
     alice = await sync_to_async(make_player)("alice")
     client = Client()

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from games.services import tables
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -16,10 +16,9 @@ from channels.db import database_sync_to_async as sync_to_async  # closes its co
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
 from games.models import Match, Seat, Table
-from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by name)
+from tests.support.live import (
     Sock,
     cookie_headers,
-    fast_clients,
     play_to_end,
     scan_hidden,
     settle,

@@ -16,7 +16,7 @@ from games.models import Invitation, Match, Seat, Table
 from games.rules import get_game
 from games.selectors import visible_open_tables
 from games.services import tables
-from tests.conftest import client_for
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

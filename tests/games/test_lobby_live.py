@@ -15,7 +15,7 @@ from config.asgi import application
 from core.errors import ServiceError
 from games.models import Match, Seat, Table
 from games.services import tables
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 

@@ -14,7 +14,7 @@ from core.realtime import collecting
 from games import realtime
 from games.models import Match, Seat
 from games.services import matches, moves
-from tests.games.test_live_support import start_table
+from tests.support.live import start_table
 
 pytestmark = [pytest.mark.django_db]
 

@@ -17,10 +17,9 @@ from accounts.selectors import coin_audit
 from games import tasks
 from games.models import LiveServer, Match, MatchEvent, Seat, Table
 from games.services import matches, moves, presence, rematch
-from tests.games.test_live_support import (  # noqa: F401 (fixtures imported by name)
+from tests.support.live import (
     Sock,
     cookie_headers,
-    fast_clients,
     play_to_end,
     scan_hidden,
     settle,

@@ -13,7 +13,7 @@ from django.db import connection
 from core.errors import ServiceError
 from games.models import Match, MatchEvent, Seat
 from games.services import matches, moves, presence
-from tests.games.test_live_support import start_table
+from tests.support.live import start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from django.contrib.sessions.models import Session
 from config.asgi import application
 from games.models import Match, MatchEvent, Table
 from games.services import tables
-from tests.games.test_live_support import (
+from tests.support.live import (
     ORIGIN,
     Closed,
     Sock,

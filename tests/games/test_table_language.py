@@ -19,10 +19,9 @@ from django.utils import translation
 from games.models import Match
 from games.rules import get_game
 from games.rules_text import card_text
-from tests.games.test_live_support import (  # noqa: F401 (fixtures)
+from tests.support.live import (
     Sock,
     cookie_headers,
-    fast_clients,
     settle,
     start_table,
 )

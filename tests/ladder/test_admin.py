@@ -7,7 +7,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 
 from ladder import rating
 from ladder.models import MatchVoid, Rating, RatingChange
-from tests.ladder.support import beats
+from tests.support.ladder import beats
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from games.models import Match, Table
 from games.services import tables
 from ladder import services
 from ladder.models import Rating
-from tests.conftest import client_for, make_player
-from tests.ladder.support import beats, committed, forfeit, open_table
+from tests.support.ladder import beats, committed, forfeit, open_table
+from tests.support.players import client_for, make_player
 
 pytestmark = pytest.mark.django_db
 

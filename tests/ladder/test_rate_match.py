@@ -18,7 +18,7 @@ from games.services import lobby, tables
 from games.services.matches import match_cancel
 from ladder import rating, services, tasks
 from ladder.models import Rating, RatingChange
-from tests.ladder.support import beats, committed, forfeit, open_table, play_to_the_end
+from tests.support.ladder import beats, committed, forfeit, open_table, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,10 @@ from channels.db import database_sync_to_async as sync_to_async
 
 from games.models import Match
 from ladder.models import RatingChange
-from tests.games.test_live_support import Sock, cookie_headers, fast_clients, play_to_end
-from tests.ladder.support import open_table
+from tests.support.ladder import open_table
+from tests.support.live import Sock, cookie_headers, play_to_end
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-__all__ = ["fast_clients"]
 
 
 async def _sockets(table, players, watcher):

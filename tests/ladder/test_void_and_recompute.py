@@ -10,7 +10,7 @@ from games.models import Match
 from games.services.matches import match_cancel
 from ladder import rating, services
 from ladder.models import MatchVoid, Rating, RatingChange
-from tests.ladder.support import beats, open_table
+from tests.support.ladder import beats, open_table
 
 pytestmark = pytest.mark.django_db
 

@@ -27,9 +27,9 @@ from django.db import connection
 
 from games.models import Match
 from ladder.models import Rating, RatingChange
-from tests.games.test_live_daphne import BIN, ROOT, Daphne, Remote, _cookie, _play
-from tests.games.test_live_support import start_table
-from tests.ladder.support import beats
+from tests.support.daphne import BIN, ROOT, Daphne, Remote, play_remotes, session_cookie
+from tests.support.ladder import beats
+from tests.support.live import start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -134,9 +134,11 @@ async def test_a_real_worker_rates_a_match_finished_over_the_websocket(alice, bo
     table = await sync_to_async(start_table)("japanese_joker", [alice, bob], options={"points": 11})
     remotes = {}
     for player in (alice, bob):
-        remote = await Remote(await sync_to_async(_cookie)(player)).connect(server.url(table.pk))
+        remote = await Remote(await sync_to_async(session_cookie)(player)).connect(
+            server.url(table.pk)
+        )
         remotes[remote.state["seat"]] = remote
-    await _play(table.pk, remotes, random.Random(14))
+    await play_remotes(table.pk, remotes, random.Random(14))
     match = await sync_to_async(Match.objects.get)(table=table)
     assert match.status == Match.Status.FINISHED
 

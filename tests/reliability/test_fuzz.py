@@ -23,8 +23,8 @@ import websockets
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 
 from games.models import Match
-from tests.games.test_live_daphne import Daphne, _cookie
-from tests.games.test_live_support import replay, start_table
+from tests.support.daphne import Daphne, session_cookie
+from tests.support.live import replay, start_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -157,8 +157,8 @@ async def test_ten_thousand_hostile_frames_raise_no_uncaught_exception(
 ):
     table = await sync_to_async(start_table)("japanese_joker", [alice, bob])
     before = await sync_to_async(Match.objects.get)(table_id=table.pk)
-    alice_cookie = await sync_to_async(_cookie)(alice)
-    eve_cookie = await sync_to_async(_cookie)(eve)
+    alice_cookie = await sync_to_async(session_cookie)(alice)
+    eve_cookie = await sync_to_async(session_cookie)(eve)
     base = f"ws://127.0.0.1:{production_server.port}"
     targets = [
         (f"{base}/ws/table/{table.pk}/", alice_cookie),  # a player

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import CoinTransaction, LedgerEntry
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

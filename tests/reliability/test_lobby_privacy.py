@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async as sync_to_async  # closes its co
 
 from accounts import services as account_services
 from games.services import tables
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 from .conftest import open_socket, session_cookie
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.services import tables
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 from .conftest import many_open_tables, open_socket
 

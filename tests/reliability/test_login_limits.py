@@ -17,7 +17,7 @@ from games.services.passwords import (
     PASSWORD_ATTEMPTS_PER_ADDRESS,
     PASSWORD_ATTEMPTS_PER_TABLE,
 )
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.models import Player
 from accounts.services import player_for_user
-from tests.conftest import client_for
+from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
 

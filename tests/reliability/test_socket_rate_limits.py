@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 from django.conf import settings
 
-from tests.conftest import make_player
+from tests.support.players import make_player
 
 from .conftest import open_socket, session_cookie
 

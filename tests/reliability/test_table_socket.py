@@ -21,13 +21,12 @@ from accounts.services import wallet_admin_adjust
 from games.models import Match, MatchEvent, Seat, Table
 from games.rules import get_game
 from games.services import tables
-from tests.games.test_live_support import (
+from tests.support.live import (
     ORIGIN,
     Closed,
     Sock,
     card_codes,
     cookie_headers,
-    fast_clients,  # noqa: F401 (a fixture)
     settle,
     start_table,
 )

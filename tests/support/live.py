@@ -1,8 +1,5 @@
-"""Helpers for the live-play tests: sockets through the real ASGI stack, a random player, the
-hidden-card scan and the replay of a match from its seed and events.
-
-The other ``test_live_*``, ``test_play_*`` and ``test_table_consumer*`` modules import these;
-the few tests here check the helpers' own promises (the replay rebuilds the stored state).
+"""Live play through the real ASGI stack: sockets, a random player, the hidden-card scan and
+the replay of a match from its seed and events (their own tests: games/test_live_helpers.py).
 """
 
 from __future__ import annotations
@@ -12,7 +9,6 @@ import random
 import re
 from typing import Any
 
-import pytest
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -27,13 +23,6 @@ from games.services import tables
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|X[12])(?![A-Za-z0-9])")
 _ids = itertools.count(1)
-
-
-@pytest.fixture
-def fast_clients(settings):
-    """Test clients move as fast as the server answers: far above a person's rate limit."""
-    settings.LIVE_RATE_PER_SECOND = 10_000
-    settings.LIVE_RATE_BURST = 10_000
 
 
 class Closed(Exception):
@@ -246,27 +235,3 @@ def scan_hidden(table_id: int, socks: list[Sock]) -> int:
             assert not leaked, f"seat {seat} saw {sorted(leaked)} at version {version}: {frame}"
             scanned += 1
     return scanned
-
-
-# --- The helpers' own promises -----------------------------------------------------------------
-
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-def test_card_codes_finds_codes_in_values_keys_and_sentences_but_not_in_seeds():
-    frame = {"hand": ["QH", "X1"], "message": "You hold TS.", "seed": "8d9c2f", "t": "12:00:00"}
-    assert card_codes(frame) == {"QH", "X1", "TS"}
-
-
-async def test_a_replay_from_seed_and_events_rebuilds_the_stored_state(alice, bob):
-    table = await sync_to_async(start_table)("japanese_joker", [alice, bob], options={"points": 11})
-    socks = {
-        0: await Sock.open(table.pk, await sync_to_async(cookie_headers)(alice)),
-        1: await Sock.open(table.pk, await sync_to_async(cookie_headers)(bob)),
-    }
-    await play_to_end(table.pk, socks, rng=random.Random(3), max_moves=30, stop=lambda n: n >= 25)
-    match = await sync_to_async(Match.objects.get)(table_id=table.pk)
-    states = await sync_to_async(replay)(match)
-    assert states[match.version].to_dict() == match.state
-    for sock in socks.values():
-        await sock.close()

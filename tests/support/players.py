@@ -1,0 +1,25 @@
+"""Players made the way the site makes them, and a browser logged in as one."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from accounts import services
+from accounts.models import Player
+
+
+def make_player(
+    name: str, *, email: str | None = None, password: str = "correct-horse-9"
+) -> Player:
+    """A registered player, made the way sign-up makes one."""
+    user = get_user_model().objects.create_user(
+        username=name, email=email or f"{name}@example.com", password=password
+    )
+    return services.player_for_user(user=user)
+
+
+def client_for(player: Player) -> Client:
+    client = Client()
+    client.force_login(player.user)
+    return client
