@@ -25,29 +25,41 @@ class LobbyPage:
     more: bool
 
 
+def _visible(tables: QuerySet[Table], player: Player | None) -> QuerySet[Table]:
+    """The tables of ``tables`` this player may list: the one place the lobby's rule is
+    written (a friends-only table: see ``table_audience``)."""
+    if player is None:
+        return tables.exclude(visibility=Table.Visibility.FRIENDS)
+    # Subqueries rather than joins: a join on invitations or seats would repeat tables.
+    friend_of = Friendship.objects.filter(friend=player).values("player_id")
+    return tables.filter(
+        ~Q(visibility=Table.Visibility.FRIENDS)
+        | Q(creator=player)
+        | Q(creator_id__in=friend_of)
+        | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
+        | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
+    )
+
+
 def visible_open_tables(
     player: Player | None, *, game: str | None = None, stake: int | None = None
 ) -> QuerySet[Table]:
-    """Open tables this player may see (a friends-only one: see ``table_audience``), newest
-    first."""
-    tables = Table.objects.filter(status=Table.Status.OPEN)
-    if player is None:
-        tables = tables.exclude(visibility=Table.Visibility.FRIENDS)
-    else:
-        # Subqueries rather than joins: a join on invitations or seats would repeat tables.
-        friend_of = Friendship.objects.filter(friend=player).values("player_id")
-        tables = tables.filter(
-            ~Q(visibility=Table.Visibility.FRIENDS)
-            | Q(creator=player)
-            | Q(creator_id__in=friend_of)
-            | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
-            | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
-        )
+    """Open tables this player may see, newest first."""
+    tables = _visible(Table.objects.filter(status=Table.Status.OPEN), player)
     if game:
         tables = tables.filter(game=game)
     if stake is not None:
         tables = tables.filter(stake=stake)
     return tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")
+
+
+def matches_being_played(player: Player | None, *, limit: int) -> list[Table]:
+    """The newest tables whose match is being played, that this player may watch (the same
+    rule as the lobby's: a spectator may open any table it may list)."""
+    tables = _visible(Table.objects.filter(status=Table.Status.PLAYING), player)
+    return list(
+        tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")[:limit]
+    )
 
 
 def lobby_page(

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from core.errors import ServiceError
 
 from ..models import FriendRequest, Friendship, Player
+from ..realtime import publish_friend_requests
 
 
 def _lock_pair(first: Player, second: Player) -> None:
@@ -64,7 +65,17 @@ def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
         if reverse is not None:
             _accept(reverse)
             return reverse
-        return FriendRequest.objects.create(from_player=sender, to_player=target)
+        friend_request = FriendRequest.objects.create(from_player=sender, to_player=target)
+        publish_friend_requests(
+            player_id=target.pk, pending=_pending_for(target), sender=sender.name
+        )
+        return friend_request
+
+
+def _pending_for(player: Player) -> int:
+    return FriendRequest.objects.filter(
+        to_player=player, status=FriendRequest.Status.PENDING
+    ).count()
 
 
 def _pending_request(*, request_id: int, **who: Player) -> FriendRequest:
@@ -117,6 +128,8 @@ def friend_request_cancel(*, player: Player, request_id: int) -> FriendRequest:
     """Only the sender may cancel."""
     friend_request = _pending_request(request_id=request_id, from_player=player)
     _close(friend_request, FriendRequest.Status.CANCELLED)
+    receiver = friend_request.to_player
+    publish_friend_requests(player_id=receiver.pk, pending=_pending_for(receiver))
     return friend_request
 
 

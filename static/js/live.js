@@ -126,6 +126,14 @@ export function notify(container, text, link) {
   container.append(box);
 }
 
+// The navigation's count of friend requests waiting (base.html), kept right from the socket.
+function showFriendRequests(pending) {
+  const badge = document.getElementById("nav-friend-requests");
+  if (!badge) return;
+  badge.querySelector(".nav-count-number").textContent = String(pending);
+  badge.hidden = pending < 1;
+}
+
 export function handlePlayerEvents(message, container) {
   if (message.type === "match_started") {
     window.location.assign(message.url);
@@ -137,6 +145,18 @@ export function handlePlayerEvents(message, container) {
       ? interpolate(gettext("%(from)s invites you to %(game)s for %(stake)s coins."), values, true)
       : interpolate(gettext("%(from)s invites you to %(game)s."), values, true);
     notify(container, text, { href: message.url, text: gettext("Go to the table") });
+    return true;
+  }
+  if (message.type === "friend_requests") {
+    showFriendRequests(message.pending);
+    if (message.sender) {
+      const text = interpolate(
+        gettext("%(name)s wants to be your friend."),
+        { name: message.sender },
+        true,
+      );
+      notify(container, text, { href: "/friends/", text: gettext("See the request") });
+    }
     return true;
   }
   return false;
