@@ -4,6 +4,10 @@
 // The JavaScript catalogue (/jsi18n/, loaded by base.html) defines gettext and interpolate;
 // without it the page stays in English.
 const gettext = typeof window.gettext === "function" ? window.gettext : (text) => text;
+const ngettext =
+  typeof window.ngettext === "function"
+    ? window.ngettext
+    : (singular, plural, count) => (count === 1 ? singular : plural);
 const interpolate =
   typeof window.interpolate === "function"
     ? window.interpolate
@@ -142,7 +146,15 @@ export function handlePlayerEvents(message, container) {
   if (message.type === "invitation") {
     const values = { from: message.from, game: message.game_title, stake: message.stake };
     const text = message.stake
-      ? interpolate(gettext("%(from)s invites you to %(game)s for %(stake)s coins."), values, true)
+      ? interpolate(
+          ngettext(
+            "%(from)s invites you to %(game)s for %(stake)s coin.",
+            "%(from)s invites you to %(game)s for %(stake)s coins.",
+            message.stake,
+          ),
+          values,
+          true,
+        )
       : interpolate(gettext("%(from)s invites you to %(game)s."), values, true);
     notify(container, text, { href: message.url, text: gettext("Go to the table") });
     return true;

@@ -119,7 +119,11 @@ function render(table) {
     el(
       "span",
       "seats",
-      interpolate(gettext("%(taken)s/%(total)s seats"), { taken: table.seats_taken, total: table.seats_total }, true),
+      interpolate(
+        ngettextOr("%(taken)s/%(total)s seat", "%(taken)s/%(total)s seats", table.seats_total),
+        { taken: table.seats_taken, total: table.seats_total },
+        true,
+      ),
     ),
     " · ",
     el("span", "creator", interpolate(gettext("by %(creator)s"), { creator: table.creator }, true)),
