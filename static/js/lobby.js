@@ -111,10 +111,14 @@ function render(table) {
       ? el("span", "badge rated", gettext("Rated"))
       : el("span", "badge casual", gettext("Casual")),
   );
-  const stake = table.stake ? `◎ ${table.stake}` : gettext("Free");
+  const stake = el("span", "stake", table.stake ? `◎ ${table.stake}` : gettext("Free"));
+  // A guest cannot sit at a coin table: said here rather than after a click.
+  if (table.stake && list.dataset.guest === "yes") {
+    stake.append(" ", el("span", "guest-note", `(${gettext("sign up to play for coins")})`));
+  }
   const meta = el("div", "table-meta");
   meta.append(
-    el("span", "stake", stake),
+    stake,
     " · ",
     el(
       "span",

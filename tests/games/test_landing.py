@@ -104,3 +104,11 @@ def test_the_server_still_refuses_a_guest_what_the_form_does_not_offer(guest_cli
     assert response.status_code == 400
     assert refusal in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_a_guest_is_told_in_the_lobby_that_coin_tables_need_an_account(guest_client, alice):
+    open_table(alice, stake=25)
+    html = guest_client.get("/").content.decode()
+    assert 'data-guest="yes"' in html  # the lobby script says the same of tables it draws
+    assert "◎ 25 <span class=\"guest-note\">(sign up to play for coins)</span>" in html
+    assert "sign up to play for coins" not in client_for(alice).get("/").content.decode()
