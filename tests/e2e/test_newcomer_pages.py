@@ -35,7 +35,8 @@ STICKING_OUT_JS = """() => [...document.querySelectorAll("body *")]
     || (getComputedStyle(n).overflowX === "visible" && n.scrollWidth > n.clientWidth + 1
         && n.clientWidth > 0))
   .slice(0, 5)
-  .map(n => `${n.tagName.toLowerCase()}.${n.className}: ${Math.round(n.getBoundingClientRect().right)}px`)"""
+  .map(n => `${n.tagName.toLowerCase()}.${n.className}:`
+    + ` ${Math.round(n.getBoundingClientRect().right)}px`)"""
 
 
 def sign_up(person: Person, name: str) -> Person:

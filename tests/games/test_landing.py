@@ -110,5 +110,5 @@ def test_a_guest_is_told_in_the_lobby_that_coin_tables_need_an_account(guest_cli
     open_table(alice, stake=25)
     html = guest_client.get("/").content.decode()
     assert 'data-guest="yes"' in html  # the lobby script says the same of tables it draws
-    assert "◎ 25 <span class=\"guest-note\">(sign up to play for coins)</span>" in html
+    assert '◎ 25 <span class="guest-note">(sign up to play for coins)</span>' in html
     assert "sign up to play for coins" not in client_for(alice).get("/").content.decode()
