@@ -110,3 +110,14 @@ def test_the_password_reset_mail_leads_to_a_styled_page_that_changes_the_passwor
 def test_the_log_in_page_speaks_the_readers_language(code, words):
     html = Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=code).content.decode()
     assert f"<h1>{words}</h1>" in html
+
+
+def test_the_messages_after_logging_in_and_out_use_the_same_words(alice):
+    client = Client()
+    page = client.post(
+        "/accounts/login/", {"login": "alice", "password": "correct-horse-9"}, follow=True
+    )
+    assert "Logged in as alice." in page.content.decode()
+    page = client.post("/accounts/logout/", follow=True)
+    html = page.content.decode()
+    assert "You have logged out." in html and "signed out" not in html
