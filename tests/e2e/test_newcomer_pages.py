@@ -16,6 +16,7 @@ import re
 import pytest
 
 from .people import Person
+from .test_languages import speak
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -124,6 +125,14 @@ def test_the_landing_and_auth_pages_pictured_at_three_sizes(newcomers, artifacts
     assert "🔒" not in page.locator("#tables").inner_text()
     assert page.locator(f'#tables a[href="{visitor.played}"]').count() == 0
     shoot(visitor, artifacts, "landing")
+    for language in ("ka", "ru"):
+        speak(visitor, language)
+        page.goto("/")
+        shoot(visitor, artifacts, f"landing-{language}")
+        page.goto("/accounts/login/")
+        shoot(visitor, artifacts, f"auth-login-{language}")
+    speak(visitor, "en")
+    page.goto("/")
 
     # Watching: the spectator's view of the match being played opens from the list.
     page.set_viewport_size(SIZES[0])
@@ -180,6 +189,11 @@ def test_no_page_outside_the_table_scrolls_sideways_at_375_px(
         ]
         for path in pages:
             no_sideways_scroll(visitor, path)
+        # Georgian words are long, Russian ones longer than English: the same pages in both.
+        for language in ("ka", "ru"):
+            speak(visitor, language)
+            for path in pages:
+                no_sideways_scroll(visitor, path)
 
         asker.page.goto("/friends/")
         asker.page.fill("#id_username", LONG)
