@@ -45,7 +45,7 @@ async def _next_of(socket: WebsocketCommunicator, kind: str) -> dict:
     raise AssertionError(f"no {kind} message")
 
 
-async def test_a_request_sent_from_the_friends_page_arrives_with_the_count_and_a_cancel_lowers_it():
+async def test_a_request_arrives_with_the_count_and_a_cancel_or_an_answer_lowers_it():
     alice, bob, carol = [
         await sync_to_async(make_player)(name) for name in ("alice", "bob", "carol")
     ]
@@ -73,6 +73,11 @@ async def test_a_request_sent_from_the_friends_page_arrives_with_the_count_and_a
         "pending": 1,
         "sender": None,
     }
+    # bob answers carol's on the friends page: his other open pages count none left.
+    from_carol = await sync_to_async(lambda: FriendRequest.objects.get(from_player=carol).pk)()
+    bob_client = await sync_to_async(_client)(bob)
+    await sync_to_async(bob_client.post)(f"/friends/requests/{from_carol}/accept/")
+    assert (await _next_of(bob_socket, "friend_requests"))["pending"] == 0
     await bob_socket.disconnect()
 
 
