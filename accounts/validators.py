@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 NAME_MIN_LENGTH = 3
 NAME_MAX_LENGTH = 24
@@ -17,9 +17,12 @@ _NAME = re.compile(r"[\w-]+", re.UNICODE)
 def validate_player_name(name: str) -> None:
     if not NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH or not _NAME.fullmatch(name):
         raise ValidationError(
-            _(
+            ngettext_lazy(
+                "A name is %(min)s to %(max)s letter, digit, “_” or “-”, "
+                "with no spaces or other signs.",
                 "A name is %(min)s to %(max)s letters, digits, “_” or “-”, "
-                "with no spaces or other signs."
+                "with no spaces or other signs.",
+                "max",
             ),
             code="invalid_name",
             params={"min": NAME_MIN_LENGTH, "max": NAME_MAX_LENGTH},

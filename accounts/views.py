@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import ServiceError
@@ -147,7 +147,11 @@ def wallet_topup(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("%(amount)s coins added to your wallet.")
+            ngettext(
+                "%(amount)s coin added to your wallet.",
+                "%(amount)s coins added to your wallet.",
+                settings.COIN_DAILY_TOPUP_AMOUNT,
+            )
             % {"amount": settings.COIN_DAILY_TOPUP_AMOUNT},
         )
     return redirect("wallet")

@@ -13,7 +13,7 @@ from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 # Daphne (autobahn) lets an application close only with 1000 or 3000-4999, so the policy codes
@@ -92,7 +92,11 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         if size > settings.LIVE_MAX_MESSAGE_BYTES:
             await self.send_error(
                 "too_big",
-                gettext("A frame may be at most %(bytes)s bytes.")
+                ngettext(
+                    "A frame may be at most %(bytes)s byte.",
+                    "A frame may be at most %(bytes)s bytes.",
+                    settings.LIVE_MAX_MESSAGE_BYTES,
+                )
                 % {"bytes": settings.LIVE_MAX_MESSAGE_BYTES},
             )
             await self.close_with(CLOSE_TOO_BIG)

@@ -49,6 +49,21 @@ class TableForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args: Any, guest: bool = False, **kwargs: Any) -> None:
+        """A guest is offered only what a guest may open: a free table, public or password
+        (the service refuses the rest all the same, tables.table_create)."""
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+        if guest:
+            # Only what is drawn changes: a guest who sends a stake or "friends" anyway is
+            # refused by the service, with its own words.
+            self.fields["stake"].widget = forms.HiddenInput()
+            self.fields["visibility"].widget.choices = [
+                choice
+                for choice in Table.Visibility.choices
+                if choice[0] != Table.Visibility.FRIENDS
+            ]
+
     def option_values(self) -> dict[str, Any]:
         return {
             spec.name: self.cleaned_data[spec.name]

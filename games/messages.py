@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 MAX_ACTION_ID = 64
 
@@ -97,7 +97,11 @@ def _act(data: dict[str, Any]) -> Act:
         _check_keys(data, {"version", "id", "action"}, {"table"})
         if action_id is None:
             raise BadMessage(
-                gettext("'id' must be 1 to %(count)s printable ASCII characters.")
+                ngettext(
+                    "'id' must be 1 to %(count)s printable ASCII character.",
+                    "'id' must be 1 to %(count)s printable ASCII characters.",
+                    MAX_ACTION_ID,
+                )
                 % {"count": MAX_ACTION_ID}
             )
         if not _is_int(data["version"]) or data["version"] < 0:

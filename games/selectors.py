@@ -38,6 +38,15 @@ def visible_open_tables(
     return tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")
 
 
+def matches_being_played(player: Player | None, *, limit: int) -> list[Table]:
+    """The newest tables whose match is being played, that this player may watch (the same
+    rule as the lobby's: a spectator may open any table it may list)."""
+    tables = Table.objects.filter(access.visible_to(player), status=Table.Status.PLAYING)
+    return list(
+        tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")[:limit]
+    )
+
+
 def lobby_page(
     player: Player | None,
     *,

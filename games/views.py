@@ -23,6 +23,9 @@ from .models import Table
 from .services import tables
 from .services.lobby import lobby_entry
 
+# The lobby lists this many of the newest matches being played, to watch.
+BEING_PLAYED_SHOWN = 8
+
 
 @require_GET
 def lobby_page(request: HttpRequest) -> HttpResponse:
@@ -45,6 +48,10 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "games": GAME_TITLES.items(),
         "friends_online": selectors.friends_online(player),
         "active_seat": selectors.active_seat(player),
+        "being_played": [
+            lobby_entry(table)
+            for table in selectors.matches_being_played(player, limit=BEING_PLAYED_SHOWN)
+        ],
     }
     return render(request, "games/lobby.html", context)
 
@@ -57,7 +64,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
         messages.info(request, _("Play as a guest or log in to open a table."))
         return redirect(f"{reverse('home')}?next={request.path}")
     form_class = table_form_for(game)
-    form = form_class(request.POST or None)
+    form = form_class(request.POST or None, guest=player.is_guest)
     if request.method == "POST" and form.is_valid():
         try:
             table = tables.table_create(

@@ -37,7 +37,10 @@ def match_at(
     rng = random.Random(seed)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(table=table)
-        state = engine.from_deal(dict(deal), match.options) if deal else engine.from_dict(match.state)
+        if deal:
+            state = engine.from_deal(dict(deal), match.options)
+        else:
+            state = engine.from_dict(match.state)
         for _ in range(moves):
             state = state.apply(rng.choice(state.legal_actions()))
         if deal or moves:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from core.errors import ServiceError
 
 from ..models import FriendRequest, Friendship, Player
+from ..realtime import publish_friend_requests
 
 
 def _lock_pair(first: Player, second: Player) -> None:
@@ -29,7 +30,8 @@ def are_friends(first: Player, second: Player) -> bool:
 
 
 def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
-    """Ask ``username`` to be friends; if they already asked the sender, accept theirs instead."""
+    """Ask ``username`` to be friends; if they already asked the sender, accept theirs instead.
+    The receiver's open pages hear of a new request once it commits (a toast and a count)."""
     _require_registered(sender)
     username = (username or "").strip()
     if not username:
@@ -64,7 +66,17 @@ def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
         if reverse is not None:
             _accept(reverse)
             return reverse
-        return FriendRequest.objects.create(from_player=sender, to_player=target)
+        friend_request = FriendRequest.objects.create(from_player=sender, to_player=target)
+        publish_friend_requests(
+            player_id=target.pk, pending=_pending_for(target), sender=sender.name
+        )
+        return friend_request
+
+
+def _pending_for(player: Player) -> int:
+    return FriendRequest.objects.filter(
+        to_player=player, status=FriendRequest.Status.PENDING
+    ).count()
 
 
 def _pending_request(*, request_id: int, **who: Player) -> FriendRequest:
@@ -98,9 +110,10 @@ def _close(friend_request: FriendRequest, status: str) -> None:
 
 @transaction.atomic
 def friend_request_accept(*, player: Player, request_id: int) -> FriendRequest:
-    """Only the receiver may accept."""
+    """Only the receiver may accept; the receiver's other open pages count one request fewer."""
     friend_request = _pending_request(request_id=request_id, to_player=player)
     _accept(friend_request)
+    publish_friend_requests(player_id=player.pk, pending=_pending_for(player))
     return friend_request
 
 
@@ -109,14 +122,17 @@ def friend_request_decline(*, player: Player, request_id: int) -> FriendRequest:
     """Only the receiver may decline; the sender is free to ask again later."""
     friend_request = _pending_request(request_id=request_id, to_player=player)
     _close(friend_request, FriendRequest.Status.DECLINED)
+    publish_friend_requests(player_id=player.pk, pending=_pending_for(player))
     return friend_request
 
 
 @transaction.atomic
 def friend_request_cancel(*, player: Player, request_id: int) -> FriendRequest:
-    """Only the sender may cancel."""
+    """Only the sender may cancel; the receiver's pages count one request fewer."""
     friend_request = _pending_request(request_id=request_id, from_player=player)
     _close(friend_request, FriendRequest.Status.CANCELLED)
+    receiver = friend_request.to_player
+    publish_friend_requests(player_id=receiver.pk, pending=_pending_for(receiver))
     return friend_request
 
 

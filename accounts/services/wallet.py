@@ -20,7 +20,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from core.errors import ServiceError
 
@@ -100,7 +100,11 @@ def _post(
             if current.kind != CoinAccount.Kind.SYSTEM and current.balance + amount < 0:
                 owner = current.player
                 raise InsufficientCoins(
-                    gettext("%(owner)s has %(balance)s coins, %(needed)s needed.")
+                    ngettext(
+                        "%(owner)s has %(balance)s coin, %(needed)s needed.",
+                        "%(owner)s has %(balance)s coins, %(needed)s needed.",
+                        current.balance,
+                    )
                     % {
                         "owner": owner.name if owner else current,
                         "balance": current.balance,
@@ -160,8 +164,10 @@ def wallet_claim_daily(*, player: Player, today: datetime.date) -> CoinTransacti
             )
         if locked.balance >= below:
             raise ServiceError(
-                gettext(
-                    "The daily top-up is for balances below %(below)s coins; you have %(balance)s."
+                ngettext(
+                    "The daily top-up is for balances below %(below)s coin; you have %(balance)s.",
+                    "The daily top-up is for balances below %(below)s coins; you have %(balance)s.",
+                    below,
                 )
                 % {"below": below, "balance": locked.balance},
                 code="not_eligible",

@@ -1,4 +1,5 @@
-"""The lobby socket: open tables appear, fill, start and vanish live; invitations arrive here.
+"""The lobby socket: open tables appear, fill, start and vanish live; invitations and friend
+requests arrive here.
 
 Every page a player keeps open (lobby, waiting room) holds one, so it is also the player's
 presence (online friends) and the channel for "your match has started". The snapshot is one
@@ -15,6 +16,7 @@ from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.realtime import friend_news_group
 from accounts.services import player_seen
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.pool import run_db
@@ -60,6 +62,8 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self.join(realtime.LOBBY_GROUP)
         if self.player is not None:
             await self.join(realtime.player_group(self.player.pk))
+            if not self.player.is_guest:
+                await self.join(friend_news_group(self.player.pk))
             await run_db(_seen, self.player)
         await self._snapshot()
 
@@ -120,3 +124,8 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def player_match_started(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "match_started"})
+
+    async def friend_requests(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "friend_requests", "pending": event["pending"], "sender": event["sender"]}
+        )

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import Friendship, Player
 from accounts.selectors import wallet_of
@@ -56,7 +56,11 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
         balance = wallet.balance if wallet else 0
         if balance < table_stake:
             raise ServiceError(
-                gettext("This table’s stake is %(stake)s coins and you have %(balance)s.")
+                ngettext(
+                    "This table’s stake is %(stake)s coin and you have %(balance)s.",
+                    "This table’s stake is %(stake)s coins and you have %(balance)s.",
+                    table_stake,
+                )
                 % {"stake": table_stake, "balance": balance},
                 code="insufficient_coins",
             )
@@ -97,7 +101,13 @@ def table_create(
     if stake not in STAKES:
         allowed = ", ".join(str(s) for s in STAKES if s)
         raise ServiceError(
-            gettext("The stake must be free or one of %(allowed)s coins.") % {"allowed": allowed},
+            # The noun follows the last number of the list ("25, 50, 100, 250 coins").
+            ngettext(
+                "The stake must be free or one of %(allowed)s coin.",
+                "The stake must be free or one of %(allowed)s coins.",
+                STAKES[-1],
+            )
+            % {"allowed": allowed},
             code="bad_stake",
         )
     if visibility not in Table.Visibility.values:
@@ -106,7 +116,11 @@ def table_create(
     if visibility == Table.Visibility.PASSWORD:
         if len(password or "") < MIN_PASSWORD_LENGTH:
             raise ServiceError(
-                gettext("A password table needs a password of at least %(count)s characters.")
+                ngettext(
+                    "A password table needs a password of at least %(count)s character.",
+                    "A password table needs a password of at least %(count)s characters.",
+                    MIN_PASSWORD_LENGTH,
+                )
                 % {"count": MIN_PASSWORD_LENGTH},
                 code="short_password",
             )

@@ -4,6 +4,10 @@
 // The JavaScript catalogue (/jsi18n/, loaded by base.html) defines gettext and interpolate;
 // without it the page stays in English.
 const gettext = typeof window.gettext === "function" ? window.gettext : (text) => text;
+const ngettext =
+  typeof window.ngettext === "function"
+    ? window.ngettext
+    : (singular, plural, count) => (count === 1 ? singular : plural);
 const interpolate =
   typeof window.interpolate === "function"
     ? window.interpolate
@@ -126,6 +130,14 @@ export function notify(container, text, link) {
   container.append(box);
 }
 
+// The navigation's count of friend requests waiting (base.html), kept right from the socket.
+function showFriendRequests(pending) {
+  const badge = document.getElementById("nav-friend-requests");
+  if (!badge) return;
+  badge.querySelector(".nav-count-number").textContent = String(pending);
+  badge.hidden = pending < 1;
+}
+
 export function handlePlayerEvents(message, container) {
   if (message.type === "match_started") {
     window.location.assign(message.url);
@@ -134,9 +146,29 @@ export function handlePlayerEvents(message, container) {
   if (message.type === "invitation") {
     const values = { from: message.from, game: message.game_title, stake: message.stake };
     const text = message.stake
-      ? interpolate(gettext("%(from)s invites you to %(game)s for %(stake)s coins."), values, true)
+      ? interpolate(
+          ngettext(
+            "%(from)s invites you to %(game)s for %(stake)s coin.",
+            "%(from)s invites you to %(game)s for %(stake)s coins.",
+            message.stake,
+          ),
+          values,
+          true,
+        )
       : interpolate(gettext("%(from)s invites you to %(game)s."), values, true);
     notify(container, text, { href: message.url, text: gettext("Go to the table") });
+    return true;
+  }
+  if (message.type === "friend_requests") {
+    showFriendRequests(message.pending);
+    if (message.sender) {
+      const text = interpolate(
+        gettext("%(name)s wants to be your friend."),
+        { name: message.sender },
+        true,
+      );
+      notify(container, text, { href: "/friends/", text: gettext("See the request") });
+    }
     return true;
   }
   return false;

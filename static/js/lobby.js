@@ -81,40 +81,56 @@ function el(tag, className, text) {
   return node;
 }
 
+// The lock or the two people of a password or friends-only table: the page's own inline SVG.
+const VISIBILITY = {
+  password: { template: "icon-password", label: () => gettext("Password table") },
+  friends: { template: "icon-friends", label: () => gettext("Friends only") },
+};
+
+function visibilityIcon(visibility) {
+  const kind = VISIBILITY[visibility];
+  if (!kind) return null;
+  const span = el("span", "vis");
+  span.title = kind.label();
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", kind.label());
+  span.append(document.getElementById(kind.template).content.cloneNode(true));
+  return span;
+}
+
 function render(table) {
   const item = el("li", "table-entry");
   item.dataset.tableId = table.id;
   const title = el("div", "table-title");
   title.append(el("strong", "", table.game_title));
-  if (table.visibility === "password") {
-    const lock = el("span", "vis", " 🔒");
-    lock.title = gettext("Password table");
-    lock.setAttribute("aria-label", gettext("Password table"));
-    title.append(lock);
-  } else if (table.visibility === "friends") {
-    const friends = el("span", "vis", " 👥");
-    friends.title = gettext("Friends only");
-    friends.setAttribute("aria-label", gettext("Friends only"));
-    title.append(friends);
-  }
+  const icon = visibilityIcon(table.visibility);
+  if (icon) title.append(" ", icon);
   title.append(
     " ",
     table.rated
       ? el("span", "badge rated", gettext("Rated"))
       : el("span", "badge casual", gettext("Casual")),
   );
-  const stake = table.stake ? `◎ ${table.stake}` : gettext("Free");
+  const stake = el("span", "stake", table.stake ? `◎ ${table.stake}` : gettext("Free"));
+  // A guest cannot sit at a coin table: said here rather than after a click.
+  if (table.stake && list.dataset.guest === "yes") {
+    stake.append(" ", el("span", "guest-note", `(${gettext("sign up to play for coins")})`));
+  }
   const meta = el("div", "table-meta");
   meta.append(
-    el("span", "stake", stake),
+    stake,
     " · ",
     el(
       "span",
       "seats",
-      interpolate(gettext("%(taken)s/%(total)s seats"), { taken: table.seats_taken, total: table.seats_total }, true),
+      interpolate(
+        ngettextOr("%(taken)s/%(total)s seat", "%(taken)s/%(total)s seats", table.seats_total),
+        { taken: table.seats_taken, total: table.seats_total },
+        true,
+      ),
     ),
     " · ",
-    interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
+    el("span", "creator", interpolate(gettext("by %(creator)s"), { creator: table.creator }, true)),
   );
   const link = el(
     "a",
@@ -162,7 +178,7 @@ function showFriends(friends) {
   friendsList.replaceChildren(
     ...friends.map((friend) => {
       const li = el("li");
-      const a = el("a", "", friend.name);
+      const a = el("a", "name", friend.name);
       a.href = `/players/${encodeURIComponent(friend.name)}/`;
       li.append(a);
       return li;
