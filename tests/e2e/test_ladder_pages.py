@@ -92,6 +92,8 @@ def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(pla
     lia.screenshot(artifacts, "ladder-leaderboard")
     page.fill("#ladder-search", "le")
     page.get_by_role("button", name="Search").click()
+    page.wait_for_url("**/ladder/japanese_joker/?q=le")
+    page.locator("table.leaderboard tbody tr").first.wait_for()
     assert page.locator("table.leaderboard tbody tr").count() == 1
     assert page.locator("table.leaderboard tbody tr td").nth(0).inner_text() == "2"
 

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from games.models import Match, MatchEvent
+from scripts.serve import DAPHNE_MAX_MESSAGE_BYTES
 from tests.support.daphne import Daphne, Remote, play_remotes, session_cookie
 from tests.support.live import start_table
 
@@ -84,11 +85,12 @@ async def test_a_server_killed_mid_hand_restarts_and_both_players_finish_the_sam
     events = await sync_to_async(MatchEvent.objects.filter(match=match).count)()
     assert events == moves == match.version
 
-    # The frame limits: over the consumer's 4 KiB an error then 4009; over Daphne's 8 KiB,
-    # Daphne itself drops the connection (no close frame: 1006) before the application sees it.
+    # The frame limits: over the consumer's 4 KiB an error then 4009 (also far over it: the
+    # inbound limit is the consumer's, not Daphne's); over Daphne's 1 MiB (serve.py's), Daphne
+    # itself drops the connection (no close frame: 1006) before the application sees it.
     for remote, size, answered, code in (
-        (remotes[0], 5000, True, 4009),
-        (remotes[1], 10000, False, None),
+        (remotes[0], 50_000, True, 4009),
+        (remotes[1], DAPHNE_MAX_MESSAGE_BYTES + 1000, False, None),
     ):
         await remote.ws.send(json.dumps({"type": "sync", "pad": "x" * size}))
         with pytest.raises(websockets.ConnectionClosed) as closed:
