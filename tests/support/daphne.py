@@ -103,7 +103,10 @@ class Remote:
             url,
             origin="http://127.0.0.1",
             additional_headers={"Cookie": self.cookie},
-            open_timeout=10,
+            open_timeout=30,
+            # The protocol's own pings keep the table alive; the library's keepalive would drop
+            # a socket whose server is merely slow (a loaded CI machine), not gone.
+            ping_interval=None,
         )
         first = await self.recv()
         assert first["type"] == "state"
