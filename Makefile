@@ -7,6 +7,9 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The suite runs on every core (pytest-xdist; each worker has its own test database and Redis
+# database). TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 
 .PHONY: run test install lint format bench bench-engine clean
 
@@ -27,7 +30,7 @@ run: $(RUN_STAMP)
 	$(BIN)/python scripts/serve.py --host $(HOST) --port $(PORT)
 
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,7 +1,19 @@
 """The test suite: the same settings, faster hashing, and the services given by the environment."""
 
-from .base import *  # noqa: F403
-from .base import STORAGES
+import os
+import re
+
+# Under pytest-xdist each worker has its own test database (pytest-django adds a suffix); give it
+# its own Redis database too, so channel groups, cache keys and Celery queues of one worker's
+# tables never meet another's. The servers and workers a test starts inherit the changed URL.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+_redis = re.fullmatch(r"(redis://[^/]+)(?:/(\d+))?", os.environ.get("REDIS_URL", ""))
+if _worker.startswith("gw") and _redis and not os.environ.get("TEST_REDIS_PER_WORKER"):
+    os.environ["REDIS_URL"] = f"{_redis[1]}/{int(_redis[2] or 0) + int(_worker[2:])}"
+    os.environ["TEST_REDIS_PER_WORKER"] = "1"
+
+from .base import *  # noqa: E402, F403
+from .base import STORAGES  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
