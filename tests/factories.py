@@ -37,6 +37,7 @@ def match_at(
     rng = random.Random(seed)
     with transaction.atomic():
         match = Match.objects.select_for_update().get(table=table)
+        match.table = table  # so async tests can read it without a query
         if deal:
             state = engine.from_deal(dict(deal), match.options)
         else:

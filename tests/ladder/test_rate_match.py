@@ -13,11 +13,13 @@ from django.db import connection
 
 from accounts.models import Player
 from games.models import Match, Seat
+from games.rules.cards import JOKER_DECK
 from games.rules.classic_joker import final_ranking
 from games.services import lobby, tables
 from games.services.matches import match_cancel
 from ladder import rating, services, tasks
 from ladder.models import Rating, RatingChange
+from tests.factories import match_at
 from tests.support.ladder import beats, committed, forfeit, open_table, play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -67,8 +69,15 @@ def test_each_game_has_its_own_rating(alice, bob):
 def test_a_four_player_match_orders_changes_by_place_and_the_leaver_is_rated_last(
     alice, bob, carol, dave
 ):
-    table = open_table("classic_joker", [alice, bob, carol, dave], pulkas="nines")
-    match = play_to_the_end(table, random.Random(5), leaver=carol, leave_after=40)
+    # The match's last deal (CJ-4: sixteen nines), dealt explicitly: one deal to play, not 16.
+    deck = sorted(JOKER_DECK)
+    random.Random(5).shuffle(deck)
+    hands = [deck[seat * 9 : seat * 9 + 9] for seat in range(4)]
+    last = {"dealer": 3, "deal": 16, "hands": hands, "scores": [0, 0, 0, 0]}
+    players = [alice, bob, carol, dave]
+    table = match_at("classic_joker", players, deal=last, options={"pulkas": "nines"}).table
+    assert table.rated
+    match = play_to_the_end(table, random.Random(5), leaver=carol, leave_after=10)
     assert match.status == Match.Status.FINISHED
     carol_seat = Seat.objects.get(table=table, player=carol)
     assert carol_seat.is_bot and carol_seat.forfeited  # a computer finished carol's match
