@@ -30,24 +30,28 @@ def visible_open_tables(
 ) -> QuerySet[Table]:
     """Open tables this player may see (a friends-only one: see ``table_audience``), newest
     first."""
-    tables = Table.objects.filter(status=Table.Status.OPEN)
-    if player is None:
-        tables = tables.exclude(visibility=Table.Visibility.FRIENDS)
-    else:
-        # Subqueries rather than joins: a join on invitations or seats would repeat tables.
-        friend_of = Friendship.objects.filter(friend=player).values("player_id")
-        tables = tables.filter(
-            ~Q(visibility=Table.Visibility.FRIENDS)
-            | Q(creator=player)
-            | Q(creator_id__in=friend_of)
-            | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
-            | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
-        )
+    tables = Table.objects.filter(visible_tables(player), status=Table.Status.OPEN)
     if game:
         tables = tables.filter(game=game)
     if stake is not None:
         tables = tables.filter(stake=stake)
     return tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")
+
+
+def visible_tables(player: Player | None) -> Q:
+    """The tables this player may see, as a filter on ``Table``: :func:`may_see_table` for a
+    whole list at once (the lobby, the match lists)."""
+    if player is None:
+        return ~Q(visibility=Table.Visibility.FRIENDS)
+    # Subqueries rather than joins: a join on invitations or seats would repeat tables.
+    friend_of = Friendship.objects.filter(friend=player).values("player_id")
+    return (
+        ~Q(visibility=Table.Visibility.FRIENDS)
+        | Q(creator=player)
+        | Q(creator_id__in=friend_of)
+        | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
+        | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
+    )
 
 
 def lobby_page(

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -129,3 +130,11 @@ def match_ratings(request: HttpRequest, match_id: int) -> JsonResponse:
     if not may_see_table(_player(request), match.table):
         raise Http404("No such match.")
     return JsonResponse(selectors.match_ratings(match=match))
+
+
+def match_panel(request: HttpRequest, match: Match, seats: list) -> str:
+    """The rating changes on a match's page (``MATCH_PAGE_PANELS``): games never imports the
+    ladder, so the page asks for this section by name."""
+    return render_to_string(
+        "ladder/_match_ratings.html", {"ratings": selectors.match_ratings(match=match)}, request
+    )
