@@ -28,7 +28,7 @@ class Command(BaseCommand):
         if (options["match_id"] is None) == (options["file"] is None):
             raise CommandError("Give a match id or --file, not both.")
         if options["file"] is not None:
-            record, stored_state, name = self._from_file(options["file"])
+            record, stored_state, name = self._from_file(Path(options["file"]))
         else:
             record, stored_state, name = self._from_database(options["match_id"])
         problems = replay.verify(record, stored_state)
