@@ -168,3 +168,27 @@ def test_the_table_page_shows_the_seed_commitment_and_links_the_ended_match(
     )
     html = client.get(f"/tables/{ended.table_id}/").content.decode()
     assert f'<p id="match-record-link"><a href="/matches/{ended.pk}/">' in html
+
+
+# Words that stay as they are in every language: key names, formats, the command line.
+UNTRANSLATED = {"SHA", "JSON", "README", "JavaScript", "Shift", "Page", "Up", "Down", "Home", "End"}
+UNTRANSLATED |= {"python", "manage", "py", "verify_match", "file", "match", "json"}
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_the_match_pages_are_translated(alice, bob, carol, dave, language, settings):
+    jj = play_out(start("japanese_joker", [alice, bob], options={"points": 11}), random.Random(5))
+    cj = play_out(
+        start("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"}),
+        random.Random(3),
+    )
+    client = client_for(bob)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    paths = (f"/matches/{jj.pk}/", f"/matches/{cj.pk}/", "/matches/", "/matches/?player=alice")
+    for path in paths:
+        html = client.get(path).content.decode()
+        main = html.split('<main id="main" class="page">', 1)[1].split("</main>", 1)[0]
+        text = re.sub(r"<code[^>]*>.*?</code>", " ", main, flags=re.S)
+        text = re.sub(r"<[^>]+>", " ", text)
+        words = set(re.findall(r"[A-Za-z_]{2,}", text)) - {"alice", "bob", "carol", "dave"}
+        assert words - UNTRANSLATED == set(), (path, words - UNTRANSLATED)
