@@ -18,13 +18,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import RulesError, State, get_game
+from .rules import GAME_MODULES, RulesError, State, get_game
 from .rules.cards import sorted_cards
 
 EXPORT_FORMAT = "joker-match"
 EXPORT_VERSION = 1
 MOVE_KINDS = ("act", "timeout", "bot")
-EVENT_KINDS = (*MOVE_KINDS, "forfeit", "cancel")
+GAME_NAMES = tuple(GAME_MODULES)
 
 
 class ReplayError(ValueError):
@@ -156,7 +156,7 @@ def trick_done(before: State, after: State) -> bool:
 
 def replay_steps(steps: list[Step]) -> list[dict[str, Any]]:
     """The replay page's data: per step, its event, whether it ends a trick and the open view."""
-    shown = []
+    shown: list[dict[str, Any]] = []
     previous: State | None = None
     for step in steps:
         shown.append(
@@ -227,9 +227,12 @@ def verify(record: Mapping[str, Any], stored_state: Mapping[str, Any] | None = N
             f"seed_hash: SHA-256 of the seed is {seed_hash(seed)}, "
             f"but the record commits to {record.get('seed_hash')}"
         )
+    game = record.get("game")
+    if game not in GAME_NAMES:
+        return [*problems, f"game: {game!r} is not a game of this site"]
     try:
         events = events_from(record.get("events"))
-        steps = list(replay(record.get("game"), record.get("options") or {}, seed, events))
+        steps = list(replay(game, record.get("options") or {}, seed, events))
     except (ReplayError, RulesError) as error:
         return [*problems, f"replay: {error}"]
     problems += _deal_problems(hand_starts(steps), record.get("deals"))

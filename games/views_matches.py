@@ -128,7 +128,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     winners = set((match.result or {}).get("winners") or [])
-    sheet = final.view(None).get("sheet")
+    sheet: dict[str, Any] | None = final.view(None).get("sheet")  # type: ignore[assignment]
     context = {
         "match": match,
         "table": match.table,
