@@ -116,7 +116,8 @@ def verify_stored(match: Match) -> tuple[dict[str, Any], list[str]]:
 def hand_summaries(steps: list[replay.Step]) -> list[dict[str, Any]]:
     """Each finished hand's public summary (the views' ``previous_hand``), in order."""
     summaries: list[dict[str, Any]] = []
-    for step in steps:
+    # A hand's summary appears when the next one is dealt, or in the final state.
+    for step in [*replay.hand_starts(steps), steps[-1]]:
         summary = step.state.view(None).get("previous_hand")
         if summary and (not summaries or summaries[-1] != summary):
             summaries.append(summary)

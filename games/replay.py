@@ -148,28 +148,31 @@ def hand_starts(steps: Iterable[Step]) -> list[Step]:
     return starts
 
 
-def trick_done(before: State, after: State) -> bool:
-    """Whether the event between the two states completed a trick (the trick table cleared)."""
-    played_before = len(before.view(None)["trick"])
-    return played_before > 0 and len(after.view(None)["trick"]) == 0
+# What every step would repeat and the replay does not draw: the match page shows the score
+# sheet once, from the final state, and the options in its header.
+REPEATED = ("sheet", "schedule", "options", "legal", "players", "seat", "game")
 
 
 def replay_steps(steps: list[Step]) -> list[dict[str, Any]]:
-    """The replay page's data: per step, its event, whether it ends a trick and the open view."""
+    """The replay page's data: per step, its event, whether it completed a trick (the trick on
+    the table was cleared) and the open view, without what every step would repeat."""
     shown: list[dict[str, Any]] = []
-    previous: State | None = None
+    on_table = 0
     for step in steps:
+        view = open_view(step.state)
+        for key in REPEATED:
+            view.pop(key, None)
         shown.append(
             {
                 "step": len(shown),
                 "version": step.version,
                 "event": None if step.event is None else step.event.public(),
                 "hand": step.state.hand_number,
-                "trick_done": previous is not None and trick_done(previous, step.state),
-                "view": open_view(step.state),
+                "trick_done": on_table > 0 and not view["trick"],
+                "view": view,
             }
         )
-        previous = step.state
+        on_table = len(view["trick"])
     return shown
 
 
