@@ -233,9 +233,12 @@ def verify(record: Mapping[str, Any], stored_state: Mapping[str, Any] | None = N
     game = record.get("game")
     if game not in GAME_NAMES:
         return [*problems, f"game: {game!r} is not a game of this site"]
+    options = record.get("options")
+    if not isinstance(options, dict):
+        return [*problems, "options must be an object"]
     try:
         events = events_from(record.get("events"))
-        steps = list(replay(game, record.get("options") or {}, seed, events))
+        steps = list(replay(game, options, seed, events))
     except (ReplayError, RulesError) as error:
         return [*problems, f"replay: {error}"]
     problems += _deal_problems(hand_starts(steps), record.get("deals"))
@@ -270,7 +273,9 @@ def _deal_problems(starts: list[Step], stated: object) -> list[str]:
         derived = deal_cards(step.state)
         if not isinstance(entry, dict) or entry.get("hand") != number:
             problems.append(f"deals: expected hand {number} next")
-        elif entry.get("cards") != derived:
+        elif not isinstance(entry.get("cards"), dict):
+            problems.append(f"deal of hand {number}: cards must be an object")
+        elif entry["cards"] != derived:
             keys = sorted(k for k in derived if entry["cards"].get(k) != derived[k])
             problems.append(
                 f"deal of hand {number}: {', '.join(keys) or 'its fields'} differ from what the "

@@ -169,3 +169,40 @@ def test_verify_match_file_says_what_is_wrong_with_a_file_that_is_not_an_export(
     path.write_text('{"format": "other"}')
     _, err = _verify_failure(file=str(path))
     assert "not a joker-match record" in err
+
+
+def test_verify_says_what_is_wrong_with_any_malformed_record_and_never_raises():
+    good = {
+        "format": replay.EXPORT_FORMAT,
+        "format_version": replay.EXPORT_VERSION,
+        "game": "japanese_joker",
+        "options": {},
+        "seed": "s",
+        "seed_hash": replay.seed_hash("s"),
+        "deals": [],
+        "events": [],
+        "status": "playing",
+        "result": None,
+    }
+    assert replay.verify(good) == ["deals: the seed and events give 1, the record lists 0"]
+    broken = [
+        {"game": "chess"},
+        {"options": {"points": 12}},
+        {"options": "many"},
+        {"seed": 5},
+        {"events": {"a": 1}},
+        {"events": [{"version": 1}]},
+        {"events": [{"version": 2, "seat": 0, "kind": "act", "action": {}}]},
+        {"events": [{"version": 1, "seat": 0, "kind": "act", "action": []}]},
+        {"events": [{"version": 1, "seat": "x", "kind": "forfeit", "action": {}}]},
+        {"events": [{"version": 1, "seat": 0, "kind": "dance", "action": {}}]},
+        {"deals": "all"},
+        {"deals": [{"hand": 1, "cards": "cards"}]},
+        {"deals": [7]},
+        {"result": "won"},
+        {"format_version": 2},
+    ]
+    for change in broken:
+        problems = replay.verify({**good, **change})
+        assert problems, change
+        assert all(isinstance(p, str) and p for p in problems)
