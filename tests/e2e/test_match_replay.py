@@ -102,6 +102,8 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert shown(phone.page) == 7
     assert phone.page.locator("#replay-link").get_attribute("href") == "?step=7"
     phone.page.screenshot(path=str(artifacts / "replay-step-7-phone.png"), full_page=True)
+    width = phone.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the match page scrolls sideways ({width}px)"
     errors = viewer.errors + phone.errors
     viewer.context.close()
     phone.context.close()
