@@ -105,7 +105,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
         "record": selectors.player_record(player=shown),
-        "recent": selectors.recent_matches(player=shown),
+        "recent": selectors.recent_matches(player=shown, viewer=viewer),
         **_rules(),
     }
     return render(request, "ladder/profile.html", context)

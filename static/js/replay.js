@@ -38,6 +38,10 @@ function suitText(suit) {
   return suit ? SUIT_SYMBOL[suit] : gettext("no trump");
 }
 
+function contractText(contract) {
+  return contract === "spel" ? gettext("spel") : gettext("pass");
+}
+
 function describe(step, names) {
   const event = step.event;
   if (!event) return gettext("The first deal.");
@@ -63,7 +67,7 @@ function describe(step, names) {
   } else if (action.type === "bid") {
     text = interpolate(gettext("%(name)s bids %(tricks)s."), { name, tricks: action.tricks }, true);
   } else if (action.type === "declare") {
-    text = interpolate(gettext("%(name)s declares %(contract)s."), { name, contract: action.contract }, true);
+    text = interpolate(gettext("%(name)s declares %(contract)s."), { name, contract: contractText(action.contract) }, true);
   } else {
     text = interpolate(gettext("%(name)s moves."), { name }, true);
   }
@@ -207,7 +211,7 @@ function boot(root) {
     const facts = [interpolate(gettext("Hand %(n)s"), { n: view.hand_number }, true)];
     if ("trump" in view) facts.push(interpolate(gettext("trumps: %(suit)s"), { suit: suitText(view.trump) }, true));
     if (view.cards) facts.push(interpolate(gettext("%(n)s cards each"), { n: view.cards }, true));
-    if (view.contract) facts.push(view.contract);
+    if (view.contract) facts.push(contractText(view.contract));
     board.append(el("p", "rfacts", facts.join(" · ")));
     if (handStart(i) && i > 0) {
       const over = summary(step, names);

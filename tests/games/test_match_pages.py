@@ -192,3 +192,13 @@ def test_the_match_pages_are_translated(alice, bob, carol, dave, language, setti
         text = re.sub(r"<[^>]+>", " ", text)
         words = set(re.findall(r"[A-Za-z_]{2,}", text)) - {"alice", "bob", "carol", "dave"}
         assert words - UNTRANSLATED == set(), (path, words - UNTRANSLATED)
+
+
+def test_a_profile_lists_a_friends_only_match_only_to_who_could_see_its_table(alice, bob, eve):
+    _befriend(alice, bob)
+    table = start("japanese_joker", [alice, bob], options={"points": 11}, visibility="friends")
+    match = play_out(table, random.Random(4))
+    row = f'<tr data-match="{match.pk}">'
+    assert row in client_for(bob).get("/players/alice/").content.decode()
+    assert row not in client_for(eve).get("/players/alice/").content.decode()
+    assert row not in Client().get("/players/alice/").content.decode()
