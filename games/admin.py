@@ -1,7 +1,10 @@
 import json
 
 from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
 
+from . import history
 from .models import Invitation, Match, MatchEvent, Seat, Table
 from .rules import get_game
 from .services.matches import match_cancel
@@ -88,6 +91,8 @@ class MatchAdmin(admin.ModelAdmin):
         "game",
         "options",
         "seed_hash",
+        "page",
+        "verification",
         "state_shown",
         "version",
         "status",
@@ -107,6 +112,23 @@ class MatchAdmin(admin.ModelAdmin):
         else:
             shown = match.state  # over: the seed is public now and every card may be shown
         return json.dumps(shown, indent=1, sort_keys=True)
+
+    @admin.display(description="match page")
+    def page(self, match: Match) -> str:
+        if not history.is_over(match):
+            return format_html(
+                '<a href="{}">table (spectator view)</a>', f"/tables/{match.table_id}/"
+            )
+        url = reverse("match", args=[match.pk])
+        return format_html('<a href="{}">replay and result</a>', url)
+
+    @admin.display(description="replay check")
+    def verification(self, match: Match) -> str:
+        """What ``verify_match`` says, once the seed is public (the log replayed, the result
+        re-derived)."""
+        if not history.is_over(match):
+            return "after the end"
+        return "; ".join(history.verify_stored(match)[1]) or "OK"
 
     def has_add_permission(self, request) -> bool:
         return False

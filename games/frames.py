@@ -92,6 +92,7 @@ def state_frame(
             "clocks": clocks(None, None, now),
             "result": None,
             "rematch": None,
+            "seed_hash": None,
         }
     view = state.view(seat)  # the engine decides what this audience may see
     if seat is not None and any(s.position == seat and s.forfeited for s in seats):
@@ -110,6 +111,9 @@ def state_frame(
         "clocks": clocks(match, state, now),
         "result": result_public(match, seats),
         "rematch": rematch_public(match, seats, rematch_table_id) if over else None,
+        # Provably fair: the commitment to the seed, from the first frame (the seed comes at
+        # the end, in ``result``).
+        "seed_hash": match.seed_hash,
     }
 
 

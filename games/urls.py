@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_matches
 
 urlpatterns = [
     path("tables/new/<str:game>/", views.table_create, name="table_create"),
@@ -9,4 +9,8 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("tables/<int:table_id>/cancel/", views.table_cancel, name="table_cancel"),
     path("tables/<int:table_id>/invite/", views.table_invite, name="table_invite"),
+    path("matches/", views_matches.match_list, name="match_list"),
+    path("matches/<int:match_id>/", views_matches.match_page, name="match"),
+    path("matches/<int:match_id>/replay/", views_matches.match_replay, name="match_replay"),
+    path("matches/<int:match_id>/export/", views_matches.match_export, name="match_export"),
 ]

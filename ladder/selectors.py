@@ -18,8 +18,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Player
+from games import access
 from games.catalog import GAME_TITLES
-from games.models import Match, Seat
+from games.models import Match, Seat, Table
 
 from . import rating
 from .models import MatchVoid, Rating, RatingChange
@@ -159,10 +160,14 @@ class RecentMatch:
     change: RatingChange | None
 
 
-def recent_matches(*, player: Player, limit: int = RECENT_COUNT) -> list[RecentMatch]:
-    """The player's latest finished matches: opponents, result and the rating change."""
+def recent_matches(
+    *, player: Player, viewer: Player | None, limit: int = RECENT_COUNT
+) -> list[RecentMatch]:
+    """The player's latest finished matches that ``viewer`` may see (a friends-only table's
+    only to who could see the table): opponents, result and the rating change."""
     mine = list(
         _finished_seats(player)
+        .filter(table__in=Table.objects.filter(access.visible_to(viewer)))
         .select_related("table__match")
         .order_by("-table__match__ended_at")[:limit]
     )

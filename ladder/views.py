@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -101,7 +102,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
         "record": selectors.player_record(player=shown),
-        "recent": selectors.recent_matches(player=shown),
+        "recent": selectors.recent_matches(player=shown, viewer=viewer),
         **_rules(),
     }
     return render(request, "ladder/profile.html", context)
@@ -126,3 +127,11 @@ def match_ratings(request: HttpRequest, match_id: int) -> JsonResponse:
     if not access.may_see(request_player(request), match.table):
         raise Http404("No such match.")
     return JsonResponse(selectors.match_ratings(match=match))
+
+
+def match_panel(request: HttpRequest, match: Match, seats: list) -> str:
+    """The rating changes on a match's page (``MATCH_PAGE_PANELS``): games never imports the
+    ladder, so the page asks for this section by name."""
+    return render_to_string(
+        "ladder/_match_ratings.html", {"ratings": selectors.match_ratings(match=match)}, request
+    )

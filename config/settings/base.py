@@ -302,6 +302,11 @@ LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
 
 # The lobby sends and shows this many tables at a time, newest first, with the count of all.
 LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))
+# Played matches per page of a history list (/matches/).
+MATCHES_PAGE_SIZE = int(os.environ.get("MATCHES_PAGE_SIZE", 25))
+# What other apps add to a match page (/matches/<id>/), by name: each is called with the request,
+# the match and its seats and returns HTML (the ladder's rating changes), so games imports none.
+MATCH_PAGE_PANELS: list[str] = env_list("MATCH_PAGE_PANELS", "ladder.views.match_panel")
 
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------
 

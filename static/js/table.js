@@ -1,6 +1,7 @@
 // The table page while a match is played or over: a client of docs/protocol.md and nothing else.
 // Modules: table/client.js (socket, versions, resends), table/view.js (drawing), table/dialogs.js,
 // table/story.js (what screen readers hear), table/feel.js (sound, motion, preferences).
+import { showFairness } from "./fairness.js";
 import { Dialogs } from "./table/dialogs.js";
 import { TableClient } from "./table/client.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
@@ -77,6 +78,7 @@ function boot(root) {
   client = new TableClient(tableId, {
     onState(state, previous) {
       view.render(state, previous);
+      showFairness(state);
       view.tools.result.hidden = !state.result;
       const { lines, cues } = story(previous, state);
       for (const line of lines) announcer.say(line);

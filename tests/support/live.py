@@ -16,8 +16,9 @@ from django.test import Client
 
 from accounts.models import Player
 from config.asgi import application
-from games.models import Match, MatchEvent, Table
-from games.rules import get_game
+from games import history
+from games import replay as game_replay
+from games.models import Match, Table
 from games.services import tables
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -186,17 +187,10 @@ async def play_to_end(
 
 
 def replay(match: Match) -> dict[int, Any]:
-    """Every state of the match by version, rebuilt from its seed and event log alone."""
-    game = get_game(match.game)
-    state = game.new_match(match.options, match.seed)
-    states = {0: state}
-    for event in MatchEvent.objects.filter(match=match).order_by("version"):
-        if event.kind in ("act", "timeout", "bot"):
-            state = state.apply(event.action)
-        elif event.kind == "forfeit":
-            state = state.forfeit(event.seat)
-        states[event.version] = state
-    return states
+    """Every state of the match by version, rebuilt from its seed and event log alone
+    (``games.replay``, which the match page and ``verify_match`` use too)."""
+    steps = game_replay.replay(match.game, match.options, match.seed, history.match_events(match))
+    return {step.version: step.state for step in steps}
 
 
 def card_codes(value: Any) -> set[str]:

@@ -1,0 +1,180 @@
+"""Played matches: the lists at ``/matches/``, a match's page with its replay, and its export.
+
+A running match has no page of its own here: its address leads to the table, where a visitor is
+a spectator. Who may see a match is who may see its table (``history.may_see_match``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from accounts.middleware import request_player
+from accounts.models import Player
+
+from . import history, replay
+from .catalog import GAME_TITLES, describe_options
+from .models import Match
+
+RECENT_PER_GAME = 10
+
+
+class MatchFilterForm(forms.Form):
+    """The list's filters; anything else in the query is ignored, a bad value is an empty
+    filter."""
+
+    game = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        required=False,
+        choices=[("", gettext_lazy("Every game")), *GAME_TITLES.items()],
+    )
+    result = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        required=False,
+        choices=[
+            ("", gettext_lazy("Every result")),
+            ("won", gettext_lazy("Won")),
+            ("lost", gettext_lazy("Lost")),
+            ("aborted", gettext_lazy("Cancelled")),
+        ],
+    )
+    player = forms.CharField(required=False, max_length=150, widget=forms.HiddenInput)
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+    if not history.may_see_match(request_player(request), match):
+        raise Http404("No such match.")
+    return match
+
+
+def _rows(matches: list[Match]) -> list[dict[str, Any]]:
+    seats = history.seats_by_table(matches)
+    return [
+        {
+            "match": match,
+            "title": GAME_TITLES.get(match.game, match.game),
+            "seats": seats.get(match.table_id, []),
+            "winners": set((match.result or {}).get("winners") or []),
+        }
+        for match in matches
+    ]
+
+
+@require_GET
+def match_list(request: HttpRequest) -> HttpResponse:
+    """Recent matches per game; with a game, a player or a result chosen, one paged list."""
+    form = MatchFilterForm(request.GET)
+    chosen = form.cleaned_data if form.is_valid() else {}
+    shown_player = None
+    if chosen.get("player"):
+        shown_player = get_object_or_404(Player, name__iexact=chosen["player"])
+    query = history.MatchFilter(
+        game=chosen.get("game") or None,
+        player=shown_player,
+        result=chosen.get("result") or None,
+    )
+    viewer = request_player(request)
+    context: dict[str, Any] = {"form": form, "shown_player": shown_player}
+    if query.game is None and query.player is None and query.result is None:
+        context["recent"] = [
+            {
+                "game": game,
+                "title": title,
+                "rows": _rows(
+                    list(
+                        history.visible_matches(viewer, history.MatchFilter(game=game))[
+                            :RECENT_PER_GAME
+                        ]
+                    )
+                ),
+            }
+            for game, title in GAME_TITLES.items()
+        ]
+    else:
+        page = Paginator(
+            history.visible_matches(viewer, query), settings.MATCHES_PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+        context["page"] = page
+        context["rows"] = _rows(list(page.object_list))
+        keep = request.GET.copy()
+        keep.pop("page", None)
+        context["page_query"] = keep.urlencode()
+    return render(request, "games/match_list.html", context)
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _visible_match(request, match_id)
+    if not history.is_over(match):
+        return redirect("table", table_id=match.table_id)  # a running match: the spectator view
+    seats = history.match_seats(match)
+    steps = history.match_steps(match, history.match_events(match))
+    final = steps[-1].state
+    try:
+        step = min(max(int(request.GET.get("step", "0")), 0), len(steps) - 1)
+    except ValueError:
+        step = 0
+    winners = set((match.result or {}).get("winners") or [])
+    sheet: dict[str, Any] | None = final.view(None).get("sheet")  # type: ignore[assignment]
+    context = {
+        "match": match,
+        "table": match.table,
+        "title": GAME_TITLES.get(match.game, match.game),
+        "options": describe_options(match.game, match.options),
+        "rated": match.table.is_rated(seats),
+        "seats": [
+            {"seat": seat, "score": score, "won": seat.position in winners}
+            for seat, score in zip(seats, final.scores, strict=False)
+        ],
+        "hands": history.hand_rows(history.hand_summaries(steps)) if not sheet else [],
+        "sheet": history.sheet_pulkas(sheet) if sheet else None,
+        "step": step,
+        "step_count": len(steps),
+        "panels": [
+            import_string(name)(request, match, seats) for name in settings.MATCH_PAGE_PANELS
+        ],
+    }
+    return render(request, "games/match_page.html", context)
+
+
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> JsonResponse:
+    """Every step of an ended match with every card face up, for the page's replay."""
+    match = _visible_match(request, match_id)
+    if not history.is_over(match):
+        raise Http404("The match is still being played.")
+    seats = history.match_seats(match)
+    return JsonResponse(
+        {
+            "match": match.pk,
+            "game": match.game,
+            "names": [seat.player.name for seat in seats],
+            "steps": replay.replay_steps(history.match_steps(match, history.match_events(match))),
+        }
+    )
+
+
+@require_GET
+def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match as a JSON file (docs/match-export.md), for ``verify_match --file``."""
+    match = _visible_match(request, match_id)
+    if not history.is_over(match):
+        raise Http404("The match is still being played.")
+    events = history.match_events(match)
+    steps = history.match_steps(match, events)
+    record = history.match_record(match, history.match_seats(match), events, steps)
+    response = HttpResponse(
+        json.dumps(record, indent=1, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response

@@ -1,0 +1,112 @@
+"""README § Provably fair deals, followed to the letter: the seed's hash, then every deal from
+the seed with nothing but ``hashlib`` and ``random``, equals the deal the engine made.
+
+Nothing here imports the engines' card code: the decks are written out as the README lists
+them, so a change of the derivation that the README does not follow fails here."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from games import replay
+
+SEED = hashlib.sha256(b"any seed will do").hexdigest()
+
+# README: the 36-card deck in its fixed order; the 52-card deck likewise.
+JOKER_DECK = (
+    [r + "S" for r in "789TJQKA"]
+    + [r + "H" for r in "6789TJQKA"]
+    + [r + "D" for r in "6789TJQKA"]
+    + [r + "C" for r in "789TJQKA"]
+    + ["X1", "X2"]
+)
+FULL_DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"]
+
+
+def steps_of(game: str, options: dict, moves: int = 400) -> list[replay.Step]:
+    """Some hands of a random match, rebuilt through games.replay (the engine's deals)."""
+    from games.rules import get_game
+
+    state = get_game(game).new_match(options, SEED)
+    events, rng = [], random.Random(1)
+    for version in range(1, moves + 1):
+        if state.is_over:
+            break
+        action = rng.choice(state.legal_actions())
+        events.append(replay.Event(version, state.to_act, "act", action))
+        state = state.apply(action)
+    return list(replay.replay(game, options, SEED, events))
+
+
+def test_the_seed_hash_is_the_sha256_of_the_seed_text():
+    assert replay.seed_hash(SEED) == hashlib.sha256(SEED.encode("utf-8")).hexdigest()
+
+
+def test_japanese_joker_deals_by_hand():
+    starts = replay.hand_starts(steps_of("japanese_joker", {"points": 11}))
+    assert len(starts) >= 2
+    declarer = None
+    for step in starts:
+        n = step.state.hand_number
+        rng = random.Random(f"{SEED}:{n}")
+        # Hand 1 draws its declarer first (before the shuffle); then the declarer alternates.
+        declarer = rng.randrange(2) if n == 1 else 1 - declarer
+        deck = list(JOKER_DECK)
+        rng.shuffle(deck)
+        stored = step.state.to_dict()
+        assert stored["declarer"] == declarer
+        assert stored["hands"] == [deck[0:3], deck[3:6]]
+        # After the trump: seat s gets deck[6 + 15s : 11 + 15s] in hand, then five columns of
+        # (face up, face down) pairs from the next ten cards.
+        after = step.state.apply({"type": "trump", "suit": "H"}).to_dict()
+        for seat in (0, 1):
+            base = 6 + 15 * seat
+            assert after["hands"][seat] == deck[3 * seat : 3 * seat + 3] + deck[base : base + 5]
+            assert after["columns"][seat] == [
+                [deck[base + 5 + 2 * i], deck[base + 6 + 2 * i]] for i in range(5)
+            ]
+
+
+def test_classic_joker_deals_by_hand():
+    starts = replay.hand_starts(steps_of("classic_joker", {}, moves=300))
+    assert len(starts) >= 4
+    first_dealer = random.Random(f"{SEED}:0").randrange(4)
+    schedule = [*range(1, 9), 9, 9, 9, 9, *range(8, 0, -1), 9, 9, 9, 9]
+    for step in starts:
+        n = step.state.to_dict()["deal_number"]
+        cards = schedule[n - 1]
+        dealer = (first_dealer + n - 1) % 4
+        deck = list(JOKER_DECK)
+        random.Random(f"{SEED}:{n}").shuffle(deck)
+        dealt: list[list[str]] = [[], [], [], []]
+        for k in range(4 * cards):
+            dealt[(dealer + 1 + k) % 4].append(deck[k])
+        stored = step.state.to_dict()
+        assert stored["dealer"] == dealer
+        if cards < 9:
+            assert [sorted(h) for h in stored["hands"]] == [sorted(h) for h in dealt]
+            assert stored["trump_card"] == deck[4 * cards]
+        else:
+            assert stored["hands"] == [h[:3] for h in dealt]
+            assert stored["pending"] == [h[3:] for h in dealt]
+
+
+@pytest.mark.parametrize("variant", ["trumps", "spel_pass"])
+def test_japanese_whist_deals_by_hand(variant):
+    starts = replay.hand_starts(steps_of("japanese_whist", {"game": variant, "points": 5}, 200))
+    assert len(starts) >= 2
+    dealer = random.Random(f"{SEED}:0").randrange(2)
+    for step in starts:
+        n = step.state.hand_number
+        deck = list(FULL_DECK)
+        random.Random(f"{SEED}:{n}").shuffle(deck)
+        stored = step.state.to_dict()
+        assert stored["dealer"] == (dealer + n - 1) % 2
+        for seat in (0, 1):
+            assert stored["layout"][seat] == [
+                [deck[20 + 10 * seat + i], deck[10 * seat + i]] for i in range(10)
+            ]
+            assert sorted(stored["hands"][seat]) == sorted(deck[40 + 6 * seat : 46 + 6 * seat])

@@ -1,0 +1,207 @@
+"""games/replay.py: a whole match rebuilt from its seed and events is the stored match, and
+verify_match says OK on a real match and exactly what differs on a tampered one."""
+
+from __future__ import annotations
+
+import json
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import history, replay
+from games.models import Match, MatchEvent
+from games.services.matches import match_cancel
+from tests.support.matches import play_out, start
+from tests.support.players import client_for
+
+pytestmark = pytest.mark.django_db
+
+GAMES = [
+    ("japanese_joker", 2, {"points": 11}),
+    ("japanese_whist", 2, {"points": 5}),
+    ("japanese_whist", 2, {"game": "spel_pass", "points": 5}),
+    ("classic_joker", 4, {}),
+]
+
+
+@pytest.fixture
+def people(alice, bob, carol, dave):
+    return [alice, bob, carol, dave]
+
+
+def verify(*args: object, **options: object) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("verify_match", *args, stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=[g[0] + str(g[2]) for g in GAMES])
+def test_a_whole_random_match_replays_to_the_stored_state_and_result(people, game, seats, options):
+    table = start(game, people[:seats], options=options)
+    match = play_out(table, random.Random(7), timeouts=3)
+    assert match.status == Match.Status.FINISHED
+    events = history.match_events(match)
+    steps = history.match_steps(match, events)
+    assert len(steps) == match.version + 1
+    assert steps[-1].state.to_dict() == match.state
+    assert replay.derived_result(steps[-1].state, events) == ("finished", match.result)
+    assert {e.kind for e in events} >= {"act", "timeout"}
+    out, _ = verify(match.pk)
+    assert out.startswith("OK: match")
+
+
+def test_a_classic_match_with_a_forfeit_and_a_computer_replays_and_verifies(people):
+    table = start("classic_joker", people, options={"pulkas": "nines"})
+    match = play_out(table, random.Random(11), forfeit=(30, 2))
+    kinds = set(MatchEvent.objects.filter(match=match).values_list("kind", flat=True))
+    assert kinds >= {"act", "forfeit", "bot"}
+    assert match.result["forfeited"] == [2]
+    steps = history.match_steps(match, history.match_events(match))
+    assert steps[-1].state.to_dict() == match.state
+    assert verify(match.pk)[0].startswith("OK")
+
+
+def test_a_two_seat_forfeit_and_an_admin_cancel_verify(people):
+    left = play_out(start("japanese_joker", people[:2]), random.Random(2), forfeit=(9, 1))
+    assert left.result["reason"] == "forfeit"
+    assert verify(left.pk)[0].startswith("OK")
+    table = start("japanese_whist", people[2:])
+    running = play_out(table, random.Random(3), stop_after=12)
+    assert match_cancel(match_id=running.pk)
+    assert verify(running.pk)[0].startswith("OK")
+
+
+@pytest.fixture
+def finished(people) -> Match:
+    return play_out(start("japanese_joker", people[:2], options={"points": 11}), random.Random(5))
+
+
+def test_verify_match_fails_clearly_on_a_tampered_event(finished):
+    event = MatchEvent.objects.filter(match=finished, kind="act").order_by("version")[3]
+    legal = history.match_steps(finished, history.match_events(finished))[3].state.legal_actions()
+    other = next(action for action in legal if action != event.action)
+    MatchEvent.objects.filter(pk=event.pk).update(action=other)
+    with pytest.raises(CommandError, match="difference"):
+        verify(finished.pk)
+    # Playing another legal card there makes a later event illegal, or the end differ.
+    _, err = _verify_failure(finished.pk)
+    assert "DIFFERS:" in err
+    assert "event" in err or "stored state" in err or "result" in err
+
+
+def _verify_failure(*args, **options) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_match", *args, stdout=out, stderr=err, **options)
+    return out.getvalue(), err.getvalue()
+
+
+def test_verify_match_fails_clearly_on_a_tampered_seed(finished):
+    Match.objects.filter(pk=finished.pk).update(seed="0" * 64)
+    _, err = _verify_failure(finished.pk)
+    assert "DIFFERS: seed_hash: SHA-256 of the seed is" in err
+    assert f"commits to {finished.seed_hash}" in err
+
+
+def test_verify_match_fails_clearly_on_a_tampered_result(finished):
+    result = dict(finished.result)
+    result["winners"] = [1 - result["winners"][0]]
+    Match.objects.filter(pk=finished.pk).update(result=result)
+    _, err = _verify_failure(finished.pk)
+    assert (
+        f"DIFFERS: result.winners: the replay gives {finished.result['winners']}, "
+        f"the record says {result['winners']}"
+    ) in err
+    assert err.count("DIFFERS") == 1
+
+
+def test_verify_match_refuses_a_running_match_and_an_unknown_one(people):
+    running = play_out(start("japanese_joker", people[:2]), random.Random(1), stop_after=4)
+    with pytest.raises(CommandError, match="still being played"):
+        verify(running.pk)
+    with pytest.raises(CommandError, match="no match 999999"):
+        verify(999999)
+
+
+def test_export_then_verify_match_file_round_trip(finished, alice, tmp_path):
+    response = client_for(alice).get(f"/matches/{finished.pk}/export/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="match-{finished.pk}.json"'
+    record = json.loads(response.content)
+    assert record["seed"] == finished.seed and record["result"] == finished.result
+    assert [p["name"] for p in record["players"]] == ["alice", "bob"]
+    path = tmp_path / "match.json"
+    path.write_bytes(response.content)
+    out, _ = verify(file=str(path))
+    assert out.startswith(f"OK: {path}")
+
+    # The file checked offline: a changed deal, event or seed is named.
+    deal = json.loads(response.content)
+    deal["deals"][1]["cards"]["hands"][0][0], deal["deals"][1]["cards"]["hands"][1][0] = (
+        deal["deals"][1]["cards"]["hands"][1][0],
+        deal["deals"][1]["cards"]["hands"][0][0],
+    )
+    path.write_text(json.dumps(deal))
+    _, err = _verify_failure(file=str(path))
+    assert "DIFFERS: deal of hand 2: hands differ from what the seed gives" in err
+
+    seed = json.loads(response.content)
+    seed["seed"] = seed["seed"][::-1]
+    path.write_text(json.dumps(seed))
+    _, err = _verify_failure(file=str(path))
+    assert "DIFFERS: seed_hash" in err
+
+    event = json.loads(response.content)
+    event["events"][0]["action"] = {"type": "play", "card": "ZZ"}
+    path.write_text(json.dumps(event))
+    _, err = _verify_failure(file=str(path))
+    assert "DIFFERS: replay: event 1 (act by seat" in err and "does not apply" in err
+
+
+def test_verify_match_file_says_what_is_wrong_with_a_file_that_is_not_an_export(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2]")
+    with pytest.raises(CommandError, match="does not hold a JSON object"):
+        verify(file=str(path))
+    path.write_text('{"format": "other"}')
+    _, err = _verify_failure(file=str(path))
+    assert "not a joker-match record" in err
+
+
+def test_verify_says_what_is_wrong_with_any_malformed_record_and_never_raises():
+    good = {
+        "format": replay.EXPORT_FORMAT,
+        "format_version": replay.EXPORT_VERSION,
+        "game": "japanese_joker",
+        "options": {},
+        "seed": "s",
+        "seed_hash": replay.seed_hash("s"),
+        "deals": [],
+        "events": [],
+        "status": "playing",
+        "result": None,
+    }
+    assert replay.verify(good) == ["deals: the seed and events give 1, the record lists 0"]
+    broken = [
+        {"game": "chess"},
+        {"options": {"points": 12}},
+        {"options": "many"},
+        {"seed": 5},
+        {"events": {"a": 1}},
+        {"events": [{"version": 1}]},
+        {"events": [{"version": 2, "seat": 0, "kind": "act", "action": {}}]},
+        {"events": [{"version": 1, "seat": 0, "kind": "act", "action": []}]},
+        {"events": [{"version": 1, "seat": "x", "kind": "forfeit", "action": {}}]},
+        {"events": [{"version": 1, "seat": 0, "kind": "dance", "action": {}}]},
+        {"deals": "all"},
+        {"deals": [{"hand": 1, "cards": "cards"}]},
+        {"deals": [7]},
+        {"result": "won"},
+        {"format_version": 2},
+    ]
+    for change in broken:
+        problems = replay.verify({**good, **change})
+        assert problems, change
+        assert all(isinstance(p, str) and p for p in problems)
