@@ -329,7 +329,7 @@ def test_japanese_whist_trump_by_the_forehand_and_trick_one_from_the_layout(
 
 def test_japanese_whist_spel_or_pass_asks_the_forehand_for_the_contract(people):
     alice, bob = people(2)
-    url = alice.open_table("japanese_whist", {"game": "spel_pass"})
+    url = alice.open_table("japanese_whist", {"variant": "spel_pass"})
     by_seat = seated([alice, bob], url)
     view = alice.state["view"]
     assert view["phase"] == "declare"

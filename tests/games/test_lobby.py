@@ -101,9 +101,9 @@ def test_create_through_the_page_seats_the_creator_with_parsed_options(alice):
 def test_a_whist_table_carries_the_spel_or_pass_game(alice):
     client_for(alice).post(
         "/tables/new/japanese_whist/",
-        {"stake": "0", "visibility": "public", "game": "spel_pass", "points": "7"},
+        {"stake": "0", "visibility": "public", "variant": "spel_pass", "points": "7"},
     )
-    assert Table.objects.get().options == {"game": "spel_pass", "points": 7}
+    assert Table.objects.get().options == {"variant": "spel_pass", "points": 7}
 
 
 def test_password_tables_store_a_hash_and_never_show_the_password(alice):

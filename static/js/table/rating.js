@@ -1,7 +1,8 @@
 // The rating change on the end-of-match screen (docs/protocol.md § rating). The `rating`
 // message arrives once the rating task has run; a page opened after that asks the ladder
 // (/ladder/matches/<id>/ratings/) instead.
-import { el, fmt } from "./view.js";
+import { el } from "./dom.js";
+import { fmt } from "./text.js";
 
 function signed(delta) {
   if (delta > 0) return `+${delta}`;

@@ -1,7 +1,7 @@
 // What happened between two snapshots, in sentences for the screen-reader live region
 // ("bob played the queen of hearts", "Your turn") and cues for the sounds.
 import { cardName, suitName } from "./cards.js";
-import { callText, fmt, seatName } from "./view.js";
+import { callText, fmt, seatName } from "./text.js";
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
