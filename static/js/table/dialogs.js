@@ -267,7 +267,7 @@ export class Dialogs {
     const buttons = [];
     const seated = me !== null && state.rematch && state.rematch.needed.includes(me);
     if (seated && result.reason !== "cancelled") {
-      const stake = (state.rematch && state.rematch.stake) || 0;
+      const stake = state.stake || 0; // the rematch keeps the table's stake
       const rematch = this.button(gettext("Rematch"), () => {
         if (stake) this.confirmStake(confirm, rematch, stake, onRematch);
         else onRematch();

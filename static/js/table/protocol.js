@@ -139,7 +139,6 @@
  * @property {number[]} needed
  * @property {number | null} table
  * @property {string | null} url
- * @property {number} [stake]  Domino Coin per seat at the new table; 0 is free
  */
 
 /**
@@ -149,6 +148,7 @@
  * @property {number | null} match
  * @property {string} game
  * @property {"open" | "playing" | "finished" | "aborted" | "cancelled"} status
+ * @property {number} stake  Domino Coin per seat (0: a free table); a rematch keeps it
  * @property {number} version
  * @property {number | null} seat
  * @property {View | null} view
