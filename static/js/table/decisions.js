@@ -182,10 +182,13 @@ export function jokerPanel(table, code, leadText, onCancel) {
     const row = el("div", "choices suits");
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", word);
+    const label = el("span", "choices-label", word);
+    label.setAttribute("aria-hidden", "true");
+    row.append(label);
     for (const action of options) {
       const suit = action.suit || "";
       row.append(
-        choiceButton(table, `${word} ${suitTitle(suit)}`, action, {
+        choiceButton(table, suitTitle(suit), action, {
           suit,
           aria:
             call === "want"

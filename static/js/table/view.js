@@ -184,10 +184,11 @@ export class TableView {
     this.announcer.setAttribute("aria-live", "polite");
     this.announcer.setAttribute("aria-atomic", "true");
 
-    // The decision sits on the felt, over the trick's corner, so it never pushes the trick or
-    // the hand out of the window.
-    felt.append(this.panel);
-    root.append(bar, this.status, felt, this.turnLine, this.error, this.handZone, this.announcer);
+    // Whose turn it is, the server's refusals and the decision to make: beside the felt on a
+    // wide screen (so the hand stays in the window), between the felt and the hand on a phone.
+    this.side = el("div", "play-side");
+    this.side.append(this.turnLine, this.error, this.panel);
+    root.append(bar, this.status, felt, this.side, this.handZone, this.announcer);
     root.addEventListener("keydown", (event) => this.arrowKeys(event));
     window.addEventListener("resize", () => this.fitHand());
     this.built = true;
@@ -205,7 +206,7 @@ export class TableView {
       (a, b) => rank[this.position(a)] - rank[this.position(b)],
     );
     for (const seat of order) {
-      if (this.position(seat) === "bottom") this.felt.append(this.trickZone, this.panel);
+      if (this.position(seat) === "bottom") this.felt.append(this.trickZone);
       this.felt.append(this.zones[seat].zone);
     }
   }
@@ -297,6 +298,7 @@ export class TableView {
     // What the browser tests wait for: this version is on the page.
     this.root.dataset.version = String(state.version);
     this.root.dataset.status = state.status;
+    this.root.dataset.phase = view ? view.phase : "";
   }
 
   /** @param {StateFrame} state */
@@ -799,6 +801,7 @@ export class TableView {
     panel.replaceChildren();
     panel.hidden = !content;
     this.root.classList.toggle("deciding", Boolean(content) && kind !== "watching");
+    this.root.classList.toggle("choosing-joker", kind.startsWith("joker-"));
     if (!content) return;
     panel.append(content);
     // A new decision takes the keyboard focus, unless the person is busy elsewhere on the page.
