@@ -105,6 +105,31 @@ def click_a_legal_card(person: Person, avoid_jokers: bool = True) -> None:
     cards.first.click(position={"x": 6, "y": 12})
 
 
+OVERLAP_JS = """() => {
+  const box = node => node.getBoundingClientRect();
+  const cut = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const trick = [...document.querySelectorAll('.trick-collect .card')].map(box);
+  const table = [...document.querySelectorAll('.seat-zone .card')].map(box);
+  return {trick: trick.length, overlaps: trick.filter(t => table.some(c => cut(t, c))).length};
+}"""
+
+
+def collected(person: Person, artifacts, game: str) -> None:
+    """At 375 px, the trick being collected does not lie over anybody's cards (issue 12 § 3)."""
+    page = person.page
+    page.set_viewport_size(SIZES[2])
+    page.locator(f'#my-hand[data-fit="{SIZES[2]["width"]}"]').wait_for(state="attached")
+    click_a_legal_card(person, avoid_jokers=True)
+    if page.locator("#action-panel .joker-decision").count():
+        page.locator("#action-panel .choices button").first.click()
+    page.locator(".trick-zone.collecting").wait_for()
+    page.locator(".trick-collect").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"layout-{game}-collecting-375.png"))
+    found = page.evaluate(OVERLAP_JS)
+    assert found["trick"] == 2 and found["overlaps"] == 0, found
+    page.set_viewport_size(DESKTOP)
+
+
 GAMES = {
     "japanese_joker": (2, {"points": "11"}),
     "classic_joker": (4, {"pulkas": "nines"}),  # 9-card deals: the widest opponents' fans
@@ -153,6 +178,8 @@ def test_every_table_state_fits_the_window(people, artifacts, game):
     check(by_seat[to_act], artifacts, f"{game}-play", TABLE_PARTS)
     other = by_seat[(to_act + 1) % seats]
     check(other, artifacts, f"{game}-play-waiting", TABLE_PARTS)
+    if seats == 2:  # the card that completes the trick: it is shown whole, clear of the cards
+        collected(by_seat[to_act], artifacts, game)
 
     if game != "japanese_whist":  # the joker's lead: want or take, in each suit
         version = match_states.play_until(table_id, match_states.joker_lead, seed=2)
