@@ -81,48 +81,38 @@ function el(tag, className, text) {
   return node;
 }
 
+const rowTemplate = document.getElementById("table-row");
+
+// A row like the page's own (templates/games/_table_row.html): the <template>'s clone, its slots
+// filled and only the parts that hold for this table kept.
 function render(table) {
-  const item = el("li", "table-entry");
+  const item = rowTemplate.content.firstElementChild.cloneNode(true);
   item.dataset.tableId = table.id;
-  const title = el("div", "table-title");
-  title.append(el("strong", "", table.game_title));
-  if (table.visibility === "password") {
-    const lock = el("span", "vis", " 🔒");
-    lock.title = gettext("Password table");
-    lock.setAttribute("aria-label", gettext("Password table"));
-    title.append(lock);
-  } else if (table.visibility === "friends") {
-    const friends = el("span", "vis", " 👥");
-    friends.title = gettext("Friends only");
-    friends.setAttribute("aria-label", gettext("Friends only"));
-    title.append(friends);
+  const holds = {
+    password: table.visibility === "password",
+    friends: table.visibility === "friends",
+    open: table.visibility !== "password",
+    rated: table.rated,
+    casual: !table.rated,
+  };
+  for (const part of item.querySelectorAll("[data-when]")) {
+    if (!holds[part.dataset.when]) part.remove();
   }
-  title.append(
-    " ",
-    table.rated
-      ? el("span", "badge rated", gettext("Rated"))
-      : el("span", "badge casual", gettext("Casual")),
-  );
-  const stake = table.stake ? `◎ ${table.stake}` : gettext("Free");
-  const meta = el("div", "table-meta");
-  meta.append(
-    el("span", "stake", stake),
-    " · ",
-    el(
-      "span",
-      "seats",
-      interpolate(gettext("%(taken)s/%(total)s seats"), { taken: table.seats_taken, total: table.seats_total }, true),
+  const slots = {
+    game_title: table.game_title,
+    options: table.options.join(" · "),
+    stake: table.stake ? `◎ ${table.stake}` : gettext("Free"),
+    seats: interpolate(
+      gettext("%(taken)s/%(total)s seats"),
+      { taken: table.seats_taken, total: table.seats_total },
+      true,
     ),
-    " · ",
-    interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
-  );
-  const link = el(
-    "a",
-    "button small",
-    table.visibility === "password" ? gettext("Join with password") : gettext("Open"),
-  );
-  link.href = table.url;
-  item.append(title, el("div", "table-options", table.options.join(" · ")), meta, link);
+    creator: interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
+  };
+  for (const [name, text] of Object.entries(slots)) {
+    item.querySelector(`[data-slot="${name}"]`).textContent = text;
+  }
+  item.querySelector('[data-slot="url"]').href = table.url;
   return item;
 }
 

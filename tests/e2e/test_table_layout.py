@@ -46,21 +46,10 @@ TABLE_PARTS = ["#my-hand", ".trick-zone", ".seat-box", "#play-facts", "#action-p
 RESULT_PARTS = ["dialog[open] .modal-actions", "dialog[open] .modal-title"]
 
 
-def settle(person: Person, size: dict[str, int]) -> None:
-    """The viewport at ``size``, the hand fanned for it and nothing in motion."""
-    page = person.page
-    page.set_viewport_size(size)
-    if page.locator("#my-hand").count():
-        page.locator(f'#my-hand[data-fit="{size["width"]}"]').wait_for(state="attached")
-    page.wait_for_function(
-        "() => !document.querySelector('.gliding, .trick-zone.collecting')"
-    )
-
-
 def check(person: Person, artifacts, name: str, parts: list[str]) -> None:
     """At each size: no sideways scrolling; at the desktop sizes, ``parts`` inside the window."""
     for size in SIZES:
-        settle(person, size)
+        person.resize(size)
         person.page.screenshot(path=str(artifacts / f"layout-{name}-{size['width']}.png"))
         found: dict[str, Any] = person.page.evaluate(MEASURE_JS, parts)
         assert found["scrollWidth"] <= found["width"], (
@@ -117,8 +106,7 @@ OVERLAP_JS = """() => {
 def collected(person: Person, artifacts, game: str) -> None:
     """At 375 px, the trick being collected does not lie over anybody's cards (issue 12 § 3)."""
     page = person.page
-    page.set_viewport_size(SIZES[2])
-    page.locator(f'#my-hand[data-fit="{SIZES[2]["width"]}"]').wait_for(state="attached")
+    person.resize(SIZES[2])
     click_a_legal_card(person, avoid_jokers=True)
     if page.locator("#action-panel .joker-decision").count():
         page.locator("#action-panel .choices button").first.click()

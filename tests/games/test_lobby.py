@@ -55,7 +55,7 @@ def snapshot() -> tuple:
     [
         ("japanese_joker", ["points"]),
         ("classic_joker", ["pulkas", "khishti", "premia", "moshla", "strict_joker"]),
-        ("japanese_whist", ["game", "points"]),
+        ("japanese_whist", ["variant", "points"]),
     ],
 )
 def test_each_game_form_offers_exactly_its_rules_options(game, options):
@@ -199,7 +199,7 @@ def test_lobby_lists_open_tables_with_what_a_player_needs(alice, bob):
     assert entry["options"] == ["Points to play to: 15"]
     assert (entry["stake"], entry["seats_taken"], entry["seats_total"]) == (50, 1, 2)
     assert entry["creator"] == "alice" and entry["visibility"] == "password"
-    assert "🔒" in page.content.decode()
+    assert "icon-lock" in page.content.decode()  # an inline SVG lock, not an emoji (issue 12)
 
 
 def test_friends_only_tables_are_shown_only_to_the_creators_friends(alice, bob, carol):
