@@ -300,9 +300,7 @@ def _finish(
     table = match.table
     if table.stake:
         # For the end-of-match screen: what the settlement below pays, seat by seat.
-        match.result["coins"] = stake_outcome(
-            stake=table.stake, seats=len(seats), winners=winners
-        )
+        match.result["coins"] = stake_outcome(stake=table.stake, seats=len(seats), winners=winners)
     if table.stake and winners:
         # Same transaction as the final move: a match is never over without being paid.
         wallet_settle(match_id=match.pk, winners=[seats[w].player for w in winners])

@@ -30,7 +30,8 @@ MEASURE_JS = """selectors => {
   const rects = {};
   for (const selector of selectors) {
     rects[selector] = [...document.querySelectorAll(selector)]
-      .filter(node => node.getClientRects().length && getComputedStyle(node).visibility !== "hidden")
+      .filter(node => node.getClientRects().length
+        && getComputedStyle(node).visibility !== "hidden")
       .map(node => {
         const r = node.getBoundingClientRect();
         return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
@@ -96,7 +97,8 @@ def click_a_legal_card(person: Person, avoid_jokers: bool = True) -> None:
 
 OVERLAP_JS = """() => {
   const box = node => node.getBoundingClientRect();
-  const cut = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const cut = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const trick = [...document.querySelectorAll('.trick-collect .card')].map(box);
   const table = [...document.querySelectorAll('.seat-zone .card')].map(box);
   return {trick: trick.length, overlaps: trick.filter(t => table.some(c => cut(t, c))).length};
@@ -147,9 +149,10 @@ def test_every_table_state_fits_the_window(people, artifacts, game):
 
     if game == "classic_joker":  # the bids of a 9-card deal, then the bids so far
         version = match_states.play_until(
-            table_id, lambda s: s.view(None)["phase"] == "bid" and any(
-                b is not None for b in s.view(None)["bids"]
-            )
+            table_id,
+            lambda s: (
+                s.view(None)["phase"] == "bid" and any(b is not None for b in s.view(None)["bids"])
+            ),
         )
         by_seat = reopen(group, url, version)
         bidder = by_seat[group[0].state["view"]["to_act"]]

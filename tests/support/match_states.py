@@ -1,11 +1,10 @@
 """Put a running match into a chosen situation without playing up to it through the pages.
 
-The browser tests open a table the usual way (the pages create, join and start it), then move the
-match on in the engine (random legal moves until a condition holds, or an explicit deal through
-``from_deal``) and store the result as ``Match.state`` with the version bumped, as a move would.
-The pages learn of it by opening the table again (a fresh snapshot, docs/protocol.md). The
-match keeps its seed, so later deals are dealt as usual. Needs the database the server uses
-(PostgreSQL in the browser tests).
+The browser tests open a table the usual way (the pages create, join and start it), then move
+the match on in the engine (random legal moves until a condition holds) and store the result as
+``Match.state`` with the version bumped, as a move would. The pages learn of it by opening the
+table again (a fresh snapshot, docs/protocol.md). The match keeps its seed, so later deals are
+dealt as usual. Needs the database the server uses (PostgreSQL in the browser tests).
 """
 
 from __future__ import annotations
@@ -32,11 +31,6 @@ def store(table_id: int, make: Callable[[Any, Match], Any]) -> int:
         match.version += 1
         match.save(update_fields=["state", "version"])
         return match.version
-
-
-def from_deal(table_id: int, deal: dict[str, Any]) -> int:
-    """Start the match over from an explicit deal (the engine's ``from_deal``)."""
-    return store(table_id, lambda _state, match: get_game(match.game).from_deal(deal, match.options))
 
 
 def legal(state: Any) -> list[dict[str, Any]]:
@@ -75,7 +69,10 @@ def joker_lead(state: Any) -> bool:
         view
         and view["phase"] == "play"
         and not view["trick"]
-        and any(a.get("card", "")[:1] == "X" and a.get("call") in ("want", "take") for a in view["legal"])
+        and any(
+            a.get("card", "")[:1] == "X" and a.get("call") in ("want", "take")
+            for a in view["legal"]
+        )
     )
 
 
