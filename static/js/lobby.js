@@ -6,11 +6,6 @@
 // socket), and the count follows tables opened and closed.
 import { connect, handlePlayerEvents } from "./live.js";
 
-const ngettextOr =
-  typeof window.ngettext === "function"
-    ? window.ngettext
-    : (singular, plural, count) => (count === 1 ? singular : plural);
-
 const list = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
 const countLine = document.getElementById("table-count");
@@ -64,7 +59,7 @@ function inWindow(id) {
 function showCount() {
   countLine.dataset.count = String(count);
   countLine.textContent = interpolate(
-    ngettextOr("%(count)s open table", "%(count)s open tables", count),
+    ngettext("%(count)s open table", "%(count)s open tables", count),
     { count },
     true,
   );

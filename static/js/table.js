@@ -77,7 +77,6 @@ function boot(root) {
       }
     },
   });
-  view.build();
   const dialogs = new Dialogs(root, view.game);
   const announcer = new Announcer(view.announcer);
 

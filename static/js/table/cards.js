@@ -3,6 +3,7 @@
 // "X1" (docs/rules/README.md § 0.1). Every word goes through the JavaScript catalogue (/jsi18n/).
 
 export const SUITS = ["S", "H", "D", "C"];
+/** @type {Record<string, string>} */
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 export function isJoker(code) {

@@ -111,15 +111,22 @@ export class TableClient {
   synced() {
     this.syncWaiting = false;
     this.syncDelay = SYNC_FIRST_MS;
-    clearTimeout(this.syncTimer);
+    if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;
   }
 
-  // A higher version anywhere means we missed a state: ask for a fresh one.
+  /**
+   * A higher version anywhere means we missed a state: ask for a fresh one.
+   * @param {number} version
+   */
   checkVersion(version) {
     if (typeof version === "number" && this.state && version > this.state.version) this.sync();
   }
 
+  /**
+   * Send a move once; it is resent with the same id until it is answered.
+   * @param {Action} action
+   */
   act(action) {
     if (this.pending || !this.state) return false;
     this.counter += 1;

@@ -124,7 +124,7 @@ export function bidsList(table) {
     const bid = (view.bids || [])[seat];
     const item = el("li", bid === null ? "pending" : "");
     item.append(
-      el("span", "seat-name", seatName(table.state, seat)),
+      el("span", "seat-name", seatName(table.snapshot, seat)),
       " ",
       el("strong", "", bid === null || bid === undefined ? "–" : String(bid)),
     );

@@ -216,16 +216,15 @@ export class Dialogs {
     // games the winner comes first, then by score.
     const scores = result.scores || [];
     const places = state.view && state.view.ranking;
-    /** @type {(a: number, b: number) => number} */
     const winners = result.winners || [];
     const order = [...scores.keys()].sort((a, b) =>
       places
         ? places[a] - places[b] || a - b
-        : winners.includes(b) - winners.includes(a) || scores[b] - scores[a],
+        : Number(winners.includes(b)) - Number(winners.includes(a)) || scores[b] - scores[a],
     );
     const list = el("ol", "score-list");
     order.forEach((seat, index) => {
-      const item = el("li");
+      const item = /** @type {HTMLLIElement} */ (el("li"));
       item.value = places ? places[seat] : index + 1;
       item.append(
         el("span", "seat-name", seatName(state, seat)),
@@ -275,7 +274,9 @@ export class Dialogs {
       rematch.id = "rematch-button";
       buttons.push(rematch);
     }
-    const lobby = el("a", "button secondary", gettext("Back to the lobby"));
+    const lobby = /** @type {HTMLAnchorElement} */ (
+      el("a", "button secondary", gettext("Back to the lobby"))
+    );
     lobby.href = "/";
     buttons.push(lobby);
     this.show("result", title, body, buttons);

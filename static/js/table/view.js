@@ -64,41 +64,8 @@ export class TableView {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.errorTimer = undefined;
     this.offline = false;
-    this.built = false;
-  }
 
-  /** For a root whose game is named in `data-game`. */
-  static for(/** @type {HTMLElement} */ root, /** @type {ViewHandlers} */ handlers) {
-    return new TableView(root, RENDERERS[root.dataset.game || ""], handlers);
-  }
-
-  /** The engine's view; only read while a match is drawn. */
-  get view() {
-    return /** @type {View} */ (/** @type {StateFrame} */ (this.state).view);
-  }
-
-  get n() {
-    return this.game.seats;
-  }
-
-  /** @returns {number | null} */
-  get me() {
-    return this.state ? this.state.seat : null;
-  }
-
-  get viewpoint() {
-    return this.me === null || this.me === undefined ? 0 : this.me;
-  }
-
-  /** @param {number} seat */
-  position(seat) {
-    return POSITIONS[this.n][(seat - this.viewpoint + this.n) % this.n];
-  }
-
-  // --- the frame, built once -------------------------------------------------------------------
-
-  build() {
-    const root = this.root;
+    // --- the frame, built once ---------------------------------------------------------------
     root.replaceChildren();
     root.classList.add("play", `game-${root.dataset.game}`, `seats-${this.n}`);
 
@@ -191,7 +158,39 @@ export class TableView {
     root.append(bar, this.status, felt, this.side, this.handZone, this.announcer);
     root.addEventListener("keydown", (event) => this.arrowKeys(event));
     window.addEventListener("resize", () => this.fitHand());
-    this.built = true;
+  }
+
+  /** For a root whose game is named in `data-game`. */
+  static for(/** @type {HTMLElement} */ root, /** @type {ViewHandlers} */ handlers) {
+    return new TableView(root, RENDERERS[root.dataset.game || ""], handlers);
+  }
+
+  /** The state being drawn; only read once there is one. */
+  get snapshot() {
+    return /** @type {StateFrame} */ (this.state);
+  }
+
+  /** The engine's view; only read while a match is drawn. */
+  get view() {
+    return /** @type {View} */ (/** @type {StateFrame} */ (this.state).view);
+  }
+
+  get n() {
+    return this.game.seats;
+  }
+
+  /** @returns {number | null} */
+  get me() {
+    return this.state ? this.state.seat : null;
+  }
+
+  get viewpoint() {
+    return this.me === null || this.me === undefined ? 0 : this.me;
+  }
+
+  /** @param {number} seat */
+  position(seat) {
+    return POSITIONS[this.n][(seat - this.viewpoint + this.n) % this.n];
   }
 
   placeZones() {
@@ -246,7 +245,6 @@ export class TableView {
     const focusInside = focused && this.root.contains(focused);
     this.state = state;
     this.skew = Date.parse(state.clocks.server_time) - Date.now() || 0;
-    if (!this.built) this.build();
     if (first) this.placeZones();
     const view = state.view;
     if (
@@ -834,7 +832,7 @@ export class TableView {
 
   tick() {
     const state = this.state;
-    if (!state || !this.built) return;
+    if (!state) return;
     const clocks = state.clocks;
     const now = this.now();
     for (let seat = 0; seat < this.n; seat += 1) {

@@ -112,7 +112,7 @@ export function spots(table, seat, spots, words) {
   grid.setAttribute("role", "group");
   grid.setAttribute(
     "aria-label",
-    mine ? words.mine : fmt(words.theirs, { name: seatName(table.state, seat) }),
+    mine ? words.mine : fmt(words.theirs, { name: seatName(table.snapshot, seat) }),
   );
   spots.forEach((spot, index) => {
     const column = el("div", "column");
