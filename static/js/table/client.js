@@ -55,7 +55,8 @@ export class TableClient {
         // acknowledged goes again with the same id: it is applied at most once.
         if (this.pending && this.socket) this.socket.send(this.pending.message);
       },
-      onStatus: (/** @type {string} */ text) => this.handlers.onStatus && this.handlers.onStatus(text),
+      onStatus: (/** @type {string} */ text) =>
+        this.handlers.onStatus && this.handlers.onStatus(text),
       onClose: (/** @type {CloseEvent} */ event) => this.closed(event),
     });
     return this;
@@ -232,7 +233,8 @@ export class TableClient {
 
   /** @param {CloseEvent} event */
   closed(event) {
-    const fatal = (/** @type {string} */ kind) => this.handlers.onFatal && this.handlers.onFatal(kind);
+    const fatal = (/** @type {string} */ kind) =>
+      this.handlers.onFatal && this.handlers.onFatal(kind);
     switch (event.code) {
       case 4008: // flood or too many bad messages: fix the client, do not hammer the server
         fatal("policy");

@@ -79,11 +79,9 @@ export class Dialogs {
    * @param {{secondary?: boolean, danger?: boolean, closes?: boolean}} [options]
    */
   button(label, onClick, { secondary = false, danger = false, closes = false } = {}) {
-    const button = /** @type {HTMLButtonElement} */ (el(
-      "button",
-      `button${secondary ? " secondary" : ""}${danger ? " danger" : ""}`,
-      label,
-    ));
+    const button = /** @type {HTMLButtonElement} */ (
+      el("button", `button${secondary ? " secondary" : ""}${danger ? " danger" : ""}`, label)
+    );
     button.type = "button";
     if (closes) button.dataset.closes = "1";
     button.addEventListener("click", onClick);
@@ -233,7 +231,14 @@ export class Dialogs {
       );
       if (coins && typeof coins[seat] === "number" && coins[seat] !== 0) {
         const delta = coins[seat];
-        item.append(" ", el("span", `coins ${delta > 0 ? "plus" : "minus"}`, `${delta > 0 ? "+" : "−"}◎${Math.abs(delta)}`));
+        item.append(
+          " ",
+          el(
+            "span",
+            `coins ${delta > 0 ? "plus" : "minus"}`,
+            `${delta > 0 ? "+" : "−"}◎${Math.abs(delta)}`,
+          ),
+        );
       }
       if ((result.forfeited || []).includes(seat))
         item.append(" ", el("span", "badge gone", gettext("left")));

@@ -71,9 +71,12 @@ export function trumpWords(trump, bezi) {
  */
 export function coinsText(delta) {
   if (delta > 0)
-    return fmt(ngettext("You won %(count)s Domino Coin.", "You won %(count)s Domino Coin.", delta), {
-      count: delta,
-    });
+    return fmt(
+      ngettext("You won %(count)s Domino Coin.", "You won %(count)s Domino Coin.", delta),
+      {
+        count: delta,
+      },
+    );
   if (delta < 0)
     return fmt(
       ngettext("You lost %(count)s Domino Coin.", "You lost %(count)s Domino Coin.", -delta),

@@ -82,7 +82,9 @@ export class TableView {
      * @param {"sound" | "colours"} [symbol]
      */
     const tool = (name, label, pressed, symbol) => {
-      const button = /** @type {HTMLButtonElement} */ (el("button", symbol ? "tool compact" : "tool"));
+      const button = /** @type {HTMLButtonElement} */ (
+        el("button", symbol ? "tool compact" : "tool")
+      );
       if (symbol) button.append(icon(symbol, { className: "tool-icon" }));
       button.append(el("span", "tool-label", label));
       button.type = "button";
@@ -287,10 +289,7 @@ export class TableView {
         this.root.querySelectorAll(".trick-cards [data-card], .trick-collect [data-card]")
       )) {
         if (node.dataset.fresh === "1")
-          glide(
-            node,
-            rects.get(node.dataset.card) || this.seatRect(Number(node.dataset.seat)),
-          );
+          glide(node, rects.get(node.dataset.card) || this.seatRect(Number(node.dataset.seat)));
       }
     }
     // What the browser tests wait for: this version is on the page.
@@ -677,7 +676,9 @@ export class TableView {
       this.trickInfo.textContent =
         leader === this.me
           ? gettext("Your lead")
-          : fmt(gettext("%(name)s leads"), { name: seatName(/** @type {StateFrame} */ (this.state), leader) });
+          : fmt(gettext("%(name)s leads"), {
+              name: seatName(/** @type {StateFrame} */ (this.state), leader),
+            });
     }
     // A trick that was completed by the last move: show it whole, then send it to its winner.
     const last = view.last_trick;
