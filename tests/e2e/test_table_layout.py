@@ -113,6 +113,7 @@ def collected(person: Person, artifacts, game: str) -> None:
     if page.locator("#action-panel .joker-decision").count():
         page.locator("#action-panel .choices button").first.click()
     page.locator(".trick-zone.collecting").wait_for()
+    page.wait_for_function("() => !document.querySelector('.gliding')")  # the card has landed
     page.locator(".trick-collect").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"layout-{game}-collecting-375.png"))
     found = page.evaluate(OVERLAP_JS)
