@@ -24,7 +24,7 @@ OPTION_LABELS: dict[str, Any] = {
     "premia": gettext_lazy("Premia"),
     "moshla": gettext_lazy("Moshla (premia cancels the others’ best deal)"),
     "strict_joker": gettext_lazy("Strict joker (lead a joker only when nothing else is left)"),
-    "game": gettext_lazy("Game"),
+    "variant": gettext_lazy("Variant"),
 }
 
 VALUE_LABELS: dict[str, dict[Any, Any]] = {
@@ -32,7 +32,7 @@ VALUE_LABELS: dict[str, dict[Any, Any]] = {
         "standard": gettext_lazy("Standard (24 deals)"),
         "nines": gettext_lazy("Nines only (16 deals)"),
     },
-    "game": {"trumps": gettext_lazy("Trumps"), "spel_pass": gettext_lazy("Spel or pass")},
+    "variant": {"trumps": gettext_lazy("Trumps"), "spel_pass": gettext_lazy("Spel or pass")},
 }
 
 

@@ -252,6 +252,17 @@ def split_pot(pot: int, winners: int) -> list[int]:
     return [share + (1 if index < remainder else 0) for index in range(winners)]
 
 
+def stake_outcome(*, stake: int, seats: int, winners: Sequence[int]) -> list[int]:
+    """Each seat's coins won (+) or lost (−) when the pot of ``seats`` stakes goes to ``winners``
+    (seat numbers, in the order that breaks remainders): what :func:`wallet_settle` pays, per
+    seat, for the end-of-match screen."""
+    outcome = [-stake] * seats
+    if winners:
+        for seat, share in zip(winners, split_pot(stake * seats, len(winners)), strict=True):
+            outcome[seat] += share
+    return outcome
+
+
 def wallet_settle(*, match_id: int, winners: Sequence[Player]) -> CoinTransaction | None:
     """Pay the whole escrow to the winners (in the order that breaks remainders).
 

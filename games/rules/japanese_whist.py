@@ -65,7 +65,7 @@ TRICKS_PER_HAND = 26
 HALF = 13  # tricks above (or below) this are what scores (JW-13, JW-16, JW-17)
 
 OPTION_SPECS: tuple[Option, ...] = (
-    Option("game", "Game", ("trumps", "spel_pass"), "trumps"),
+    Option("variant", "Variant", ("trumps", "spel_pass"), "trumps"),
     Option("points", "Points to play to", (5, 7, 13, 21), 13),
 )
 
@@ -191,15 +191,16 @@ SPEL_PASS = SpelPassVariant()
 
 @dataclass(frozen=True, slots=True)
 class Options(TableOptions):
-    """The table options that change play, parsed once (``game`` and ``points``)."""
+    """The table options that change play, parsed once (``variant`` and ``points``)."""
 
     SPECS: ClassVar[tuple[Option, ...]] = OPTION_SPECS
-    game: str = "trumps"
+    variant: str = "trumps"
     points: int = 13
 
     @property
-    def variant(self) -> TrumpsVariant | SpelPassVariant:
-        return TRUMPS if self.game == "trumps" else SPEL_PASS
+    def rules(self) -> TrumpsVariant | SpelPassVariant:
+        """The variant's opening and scoring."""
+        return TRUMPS if self.variant == "trumps" else SPEL_PASS
 
 
 class JapaneseWhistView(View):
@@ -219,7 +220,7 @@ def hand_points(
     options: Options, tricks: tuple[int, int], dealer: int, contract: str | None
 ) -> tuple[int, int]:
     """Points each seat scores for a finished hand (JW-13, JW-16, JW-17)."""
-    return options.variant.score(tricks, dealer, contract)
+    return options.rules.score(tricks, dealer, contract)
 
 
 def trick_winner(plays: Sequence[Play], trump: str | None) -> int:
@@ -306,7 +307,7 @@ class State:
         if phase is Phase.PLAY:
             return self._play_actions()
         if phase is Phase.TRUMP or phase is Phase.DECLARE:
-            return self.options.variant.opening_actions()
+            return self.options.rules.opening_actions()
         return []
 
     def apply(self, action: object) -> State:
@@ -323,7 +324,7 @@ class State:
                 raise self._wrong_type(kind)
             return self._apply_play(action)
         if phase is Phase.TRUMP or phase is Phase.DECLARE:
-            variant = self.options.variant
+            variant = self.options.rules
             if kind != variant.action_type:
                 raise self._wrong_type(kind)
             trump, contract = variant.choose(action)
@@ -373,7 +374,7 @@ class State:
         locked = self.hand_locked
         view: JapaneseWhistView = {
             "game": NAME,
-            "variant": self.options.game,
+            "variant": self.options.variant,
             "phase": self.phase.value,
             "to_act": to_act,
             "seat": seat,
@@ -400,7 +401,7 @@ class State:
             "forfeited": list(self.forfeited) if self.forfeited else None,
         }
         # docs/rules/README.md § 0.3: in the trumps game the trump is absent until it is named.
-        if self.options.game != "trumps" or self.trump is not None:
+        if self.options.variant != "trumps" or self.trump is not None:
             view["trump"] = self.trump
         if seat is not None:
             view["hand"] = [] if locked else sorted_cards(self.hands[seat])
@@ -615,7 +616,7 @@ class State:
         return self._replace(
             hand_number=hand_number,
             dealer=dealer,
-            phase=self.options.variant.opening,
+            phase=self.options.rules.opening,
             trump=None,
             contract=None,
             layouts=layouts,
@@ -634,9 +635,9 @@ class State:
             return IllegalAction(gettext_noop("Unknown action type {kind}."), kind=repr(kind))
         if kind == "bid":
             return IllegalAction(gettext_noop("There is no bidding in Japanese Whist."))
-        if kind == "trump" and self.options.game != "trumps":
+        if kind == "trump" and self.options.variant != "trumps":
             return IllegalAction(gettext_noop("There are no trumps in spel or pass."))
-        if kind == "declare" and self.options.game == "trumps":
+        if kind == "declare" and self.options.variant == "trumps":
             return IllegalAction(
                 gettext_noop("This table plays with trumps: there is no spel or pass to declare.")
             )
@@ -732,7 +733,7 @@ class JapaneseWhist:
             seed=seed,
             hand_number=1,
             dealer=dealer,
-            phase=parsed.variant.opening,
+            phase=parsed.rules.opening,
             trump=None,
             contract=None,
             layouts=layouts,
@@ -779,7 +780,7 @@ class JapaneseWhist:
             seed=None,
             hand_number=1,
             dealer=dealer,
-            phase=parsed.variant.opening,
+            phase=parsed.rules.opening,
             trump=None,
             contract=None,
             layouts=layouts,

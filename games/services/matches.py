@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.services import wallet_refund, wallet_settle
+from accounts.services import stake_outcome, wallet_refund, wallet_settle
 
 from .. import frames, realtime
 from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
@@ -298,6 +298,9 @@ def _finish(
     match.ended_at = now
     match.turn_deadline = None
     table = match.table
+    if table.stake:
+        # For the end-of-match screen: what the settlement below pays, seat by seat.
+        match.result["coins"] = stake_outcome(stake=table.stake, seats=len(seats), winners=winners)
     if table.stake and winners:
         # Same transaction as the final move: a match is never over without being paid.
         wallet_settle(match_id=match.pk, winners=[seats[w].player for w in winners])
@@ -331,6 +334,8 @@ def match_cancel(*, match_id: int, reason: str = "") -> bool:
         )
         match.status = Match.Status.ABORTED
         match.result = {"reason": "cancelled", "winners": [], "forfeited": [], "scores": []}
+        if match.table.stake:
+            match.result["coins"] = [0] * len(seats)  # every stake goes back
         match.ended_at = now
         match.turn_deadline = None
         match.save(update_fields=["version", "status", "result", "ended_at", "turn_deadline"])

@@ -25,6 +25,12 @@ export function socketUrl(path) {
 //   onClose(event)       after each close; return false to stop reconnecting (e.g. 1008, 4004);
 //   pingSeconds          a {"type": "ping"} this often while open;
 //   maxDelay             the longest wait between attempts, in ms (0.5 s, 1 s, 2 s … then this).
+/**
+ * @param {string} path
+ * @param {{onMessage: (data: any) => void, onOpen?: (socket: WebSocket) => void,
+ *   onStatus?: (text: string) => void, onClose?: (event: CloseEvent) => boolean | void,
+ *   pingSeconds?: number, maxDelay?: number}} options
+ */
 export function connect(
   path,
   { onMessage, onOpen, onStatus, onClose, pingSeconds = 30, maxDelay = 15000 } = {},

@@ -6,11 +6,6 @@
 // socket), and the count follows tables opened and closed.
 import { connect, handlePlayerEvents } from "./live.js";
 
-const ngettextOr =
-  typeof window.ngettext === "function"
-    ? window.ngettext
-    : (singular, plural, count) => (count === 1 ? singular : plural);
-
 const list = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
 const countLine = document.getElementById("table-count");
@@ -64,7 +59,7 @@ function inWindow(id) {
 function showCount() {
   countLine.dataset.count = String(count);
   countLine.textContent = interpolate(
-    ngettextOr("%(count)s open table", "%(count)s open tables", count),
+    ngettext("%(count)s open table", "%(count)s open tables", count),
     { count },
     true,
   );
@@ -81,64 +76,40 @@ function el(tag, className, text) {
   return node;
 }
 
-// The lock or the two people of a password or friends-only table: the page's own inline SVG.
-const VISIBILITY = {
-  password: { template: "icon-password", label: () => gettext("Password table") },
-  friends: { template: "icon-friends", label: () => gettext("Friends only") },
-};
+const rowTemplate = document.getElementById("table-row");
 
-function visibilityIcon(visibility) {
-  const kind = VISIBILITY[visibility];
-  if (!kind) return null;
-  const span = el("span", "vis");
-  span.title = kind.label();
-  span.setAttribute("role", "img");
-  span.setAttribute("aria-label", kind.label());
-  span.append(document.getElementById(kind.template).content.cloneNode(true));
-  return span;
-}
-
+// A row like the page's own (templates/games/_table_row.html): the <template>'s clone, its slots
+// filled and only the parts that hold for this table kept.
 function render(table) {
-  const item = el("li", "table-entry");
+  const item = rowTemplate.content.firstElementChild.cloneNode(true);
   item.dataset.tableId = table.id;
-  const title = el("div", "table-title");
-  title.append(el("strong", "", table.game_title));
-  const icon = visibilityIcon(table.visibility);
-  if (icon) title.append(" ", icon);
-  title.append(
-    " ",
-    table.rated
-      ? el("span", "badge rated", gettext("Rated"))
-      : el("span", "badge casual", gettext("Casual")),
-  );
-  const stake = el("span", "stake", table.stake ? `◎ ${table.stake}` : gettext("Free"));
-  // A guest cannot sit at a coin table: said here rather than after a click.
-  if (table.stake && list.dataset.guest === "yes") {
-    stake.append(" ", el("span", "guest-note", `(${gettext("sign up to play for coins")})`));
+  const holds = {
+    password: table.visibility === "password",
+    friends: table.visibility === "friends",
+    open: table.visibility !== "password",
+    rated: table.rated,
+    casual: !table.rated,
+    // A guest cannot sit at a coin table: said on the row rather than after a click.
+    guest_coins: Boolean(table.stake) && list.dataset.guest === "yes",
+  };
+  for (const part of item.querySelectorAll("[data-when]")) {
+    if (!holds[part.dataset.when]) part.remove();
   }
-  const meta = el("div", "table-meta");
-  meta.append(
-    stake,
-    " · ",
-    el(
-      "span",
-      "seats",
-      interpolate(
-        ngettextOr("%(taken)s/%(total)s seat", "%(taken)s/%(total)s seats", table.seats_total),
-        { taken: table.seats_taken, total: table.seats_total },
-        true,
-      ),
+  const slots = {
+    game_title: table.game_title,
+    options: table.options.join(" · "),
+    stake: table.stake ? `◎ ${table.stake}` : gettext("Free"),
+    seats: interpolate(
+      ngettext("%(taken)s/%(total)s seat", "%(taken)s/%(total)s seats", table.seats_total),
+      { taken: table.seats_taken, total: table.seats_total },
+      true,
     ),
-    " · ",
-    el("span", "creator", interpolate(gettext("by %(creator)s"), { creator: table.creator }, true)),
-  );
-  const link = el(
-    "a",
-    "button small",
-    table.visibility === "password" ? gettext("Join with password") : gettext("Open"),
-  );
-  link.href = table.url;
-  item.append(title, el("div", "table-options", table.options.join(" · ")), meta, link);
+    creator: interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
+  };
+  for (const [name, text] of Object.entries(slots)) {
+    item.querySelector(`[data-slot="${name}"]`).textContent = text;
+  }
+  item.querySelector('[data-slot="url"]').href = table.url;
   return item;
 }
 

@@ -1,126 +1,30 @@
+// @ts-check
 // The table page while a match is played or over: a client of docs/protocol.md and nothing else.
-// Modules: table/client.js (socket, versions, resends), table/view.js (drawing), table/dialogs.js,
-// table/story.js (what screen readers hear), table/feel.js (sound, motion, preferences).
+// table/client.js is the one store (the socket, versions, resends; `apply(frame)` and
+// subscribers); table/view.js draws it with the game's renderer (table/games/*.js);
+// table/dialogs.js, table/story.js (what screen readers hear), table/feel.js (sound, motion,
+// preferences) and table/rating.js listen to it too.
 import { showFairness } from "./fairness.js";
-import { Dialogs } from "./table/dialogs.js";
 import { TableClient } from "./table/client.js";
+import { Dialogs } from "./table/dialogs.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
 import { TableView } from "./table/view.js";
 
+/** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
+
 const root = document.getElementById("match-area");
 if (root && root.dataset.tableId) boot(root);
 
+/** @param {HTMLElement} root */
 function boot(root) {
   const tableId = Number(root.dataset.tableId);
-  const game = root.dataset.game;
-  let client = null;
+  /** @type {number | null} */
   let resultShown = null;
   const ratings = new RatingChanges(root.dataset.rated === "1");
 
-  const view = new TableView(root, {
-    onAction(action) {
-      if (!client || client.pending) return;
-      view.jokerChoice = null;
-      view.showError("");
-      client.act(action);
-    },
-    onIllegal(card) {
-      // Let the server explain: the `illegal` error carries the rules engine's reason.
-      if (!client || client.pending) return;
-      client.act({ type: "play", card });
-    },
-    onTool(name, button) {
-      const state = client && client.state;
-      if (name === "sound") {
-        sound.on = !sound.on;
-        button.setAttribute("aria-pressed", String(sound.on));
-        if (sound.on) sound.play("turn");
-      } else if (name === "colours") {
-        prefs.set("fourColour", !prefs.get("fourColour"));
-        applyPrefs();
-      } else if (!state) {
-        return;
-      } else if (name === "last-trick") {
-        dialogs.lastTrick(state);
-      } else if (name === "scores") {
-        dialogs.scores(state, game);
-      } else if (name === "result") {
-        dialogs.result(state, game, () => client.rematch(true));
-        ratings.render(state);
-      } else if (name === "leave") {
-        dialogs.confirmLeave(game, () => client.leave());
-      }
-    },
-  });
-  view.build();
-  const dialogs = new Dialogs(root);
-  const announcer = new Announcer(view.announcer);
-
-  function applyPrefs() {
-    const four = prefs.get("fourColour");
-    document.documentElement.classList.toggle("four-colour", four);
-    view.tools.colours.setAttribute("aria-pressed", String(four));
-    view.tools.sound.setAttribute("aria-pressed", String(sound.on));
-  }
-  applyPrefs();
-
-  function showResult(state) {
-    if (!state.result || state.status === "playing") return;
-    if (resultShown === state.match) return;
-    resultShown = state.match;
-    dialogs.result(state, game, () => client.rematch(true));
-    ratings.render(state);
-    ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
-  }
-
-  client = new TableClient(tableId, {
-    onState(state, previous) {
-      view.render(state, previous);
-      showFairness(state);
-      view.tools.result.hidden = !state.result;
-      const { lines, cues } = story(previous, state);
-      for (const line of lines) announcer.say(line);
-      // One sound per update, the most important one.
-      const cue = ["turn", "trick", "card"].find((c) => cues.has(c));
-      if (cue) sound.play(cue);
-      const sameMatch = previous && previous.match === state.match && previous.view && state.view;
-      if (state.result && state.status !== "playing") {
-        showResult(state);
-      } else if (
-        sameMatch &&
-        state.view.previous_hand &&
-        JSON.stringify(state.view.previous_hand) !== JSON.stringify(previous.view.previous_hand)
-      ) {
-        dialogs.handSummary(state, game);
-      }
-      if (
-        state.rematch &&
-        state.rematch.url &&
-        !(previous && previous.rematch && previous.rematch.url)
-      ) {
-        if (previous) window.location.assign(state.rematch.url);
-      }
-      if (dialogs.kind() === "result") dialogs.rematchStatus(state, state.rematch);
-    },
-    onPresence(state) {
-      view.renderPresence(state);
-    },
-    onEvent(message) {
-      if (message.type === "error") {
-        view.showError(message.message || gettext("The server refused that."));
-      } else if (message.type === "rematch") {
-        if (client.state) {
-          client.state = { ...client.state, rematch: message };
-          dialogs.rematchStatus(client.state, message);
-        }
-        if (message.url) window.location.assign(message.url);
-      } else if (message.type === "rating") {
-        ratings.take(message);
-        ratings.render(client.state);
-      }
-    },
+  const client = new TableClient(tableId, {
     onStatus(text) {
       view.setStatus(text);
     },
@@ -137,13 +41,126 @@ function boot(root) {
           : gettext("The server closed the connection. Reload the page to connect again."),
       );
     },
-  }).start();
+  });
+
+  const view = TableView.for(root, {
+    onAction(action) {
+      if (client.pending) return;
+      view.jokerChoice = null;
+      view.showError("");
+      client.act(action);
+    },
+    onIllegal(card) {
+      // Let the server explain: the `illegal` error carries the rules engine's reason.
+      if (client.pending) return;
+      client.act({ type: "play", card });
+    },
+    onTool(name, button) {
+      const state = client.state;
+      if (name === "sound") {
+        sound.on = !sound.on;
+        button.setAttribute("aria-pressed", String(sound.on));
+        if (sound.on) sound.play("turn");
+      } else if (name === "colours") {
+        prefs.set("fourColour", !prefs.get("fourColour"));
+        applyPrefs();
+      } else if (!state) {
+        return;
+      } else if (name === "last-trick") {
+        dialogs.lastTrick(state);
+      } else if (name === "scores") {
+        dialogs.scores(state);
+      } else if (name === "result") {
+        dialogs.result(state, () => client.rematch(true));
+        ratings.render(state);
+      } else if (name === "leave") {
+        dialogs.confirmLeave(() => client.leave());
+      }
+    },
+  });
+  const dialogs = new Dialogs(root, view.game);
+  const announcer = new Announcer(view.announcer);
+
+  function applyPrefs() {
+    const four = prefs.get("fourColour");
+    document.documentElement.classList.toggle("four-colour", four);
+    view.tools.colours.setAttribute("aria-pressed", String(four));
+    view.tools.sound.setAttribute("aria-pressed", String(sound.on));
+  }
+  applyPrefs();
+
+  /** @param {StateFrame} state */
+  function showResult(state) {
+    if (!state.result || state.status === "playing") return;
+    if (resultShown === state.match) return;
+    resultShown = state.match;
+    dialogs.result(state, () => client.rematch(true));
+    ratings.render(state);
+    ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
+  }
+
+  /**
+   * @param {StateFrame} state
+   * @param {StateFrame | null} previous
+   */
+  function stateChanged(state, previous) {
+    view.render(state, previous);
+    showFairness(state);
+    const { lines, cues } = story(previous, state);
+    for (const line of lines) announcer.say(line);
+    // One sound per update, the most important one.
+    const cue = ["turn", "trick", "card"].find((c) => cues.has(c));
+    if (cue) sound.play(cue);
+    const sameMatch = previous && previous.match === state.match && previous.view && state.view;
+    if (state.result && state.status !== "playing") {
+      showResult(state);
+    } else if (
+      sameMatch &&
+      state.view &&
+      state.view.previous_hand &&
+      JSON.stringify(state.view.previous_hand) !==
+        JSON.stringify(/** @type {any} */ (previous).view.previous_hand)
+    ) {
+      dialogs.handSummary(state);
+    }
+    const url = state.rematch && state.rematch.url;
+    if (url && previous && !(previous.rematch && previous.rematch.url)) {
+      window.location.assign(url);
+    }
+    if (dialogs.kind() === "result") dialogs.rematchStatus(state, state.rematch);
+  }
+
+  client.subscribe(({ frame, state, previous }) => {
+    if (!state) return;
+    switch (frame.type) {
+      case "state":
+        stateChanged(state, previous);
+        break;
+      case "presence":
+        view.renderPresence(state);
+        break;
+      case "error":
+        view.showError(frame.message || gettext("The server refused that."));
+        break;
+      case "rematch":
+        dialogs.rematchStatus(state, state.rematch);
+        if (frame.url) window.location.assign(frame.url);
+        break;
+      case "rating":
+        ratings.take(frame);
+        ratings.render(state);
+        break;
+      default:
+        break;
+    }
+  });
+  client.start();
 
   // Count the clocks down between messages.
   setInterval(() => view.tick(), 500);
   // Back from the background or the network: do not wait for the next backoff step.
   const wake = () => {
-    if (!client.connected) client.socket.reconnect();
+    if (!client.connected && client.socket) client.socket.reconnect();
     else client.send({ type: "ping" });
   };
   document.addEventListener("visibilitychange", () => {
@@ -151,5 +168,5 @@ function boot(root) {
   });
   window.addEventListener("online", wake);
   // For people debugging in the console, and for the browser tests.
-  window.jokerTable = { client, view, dialogs };
+  Object.assign(window, { jokerTable: { client, view, dialogs } });
 }

@@ -210,6 +210,14 @@ def test_split_pot_is_exact():
     assert sum(services.split_pot(101, 4)) == 101
 
 
+def test_stake_outcome_is_what_the_settlement_pays_per_seat():
+    assert services.stake_outcome(stake=25, seats=2, winners=[1]) == [-25, 25]
+    # Classic Joker: 4 × 25 shared by seats 2 and 0, the remainder to the first named.
+    assert services.stake_outcome(stake=25, seats=4, winners=[2, 0]) == [25, -25, 25, -25]
+    assert services.stake_outcome(stake=25, seats=4, winners=[3, 1, 2]) == [-25, 8, 8, 9]
+    assert services.stake_outcome(stake=10, seats=2, winners=[]) == [-10, -10]
+
+
 def test_settling_or_refunding_a_free_match_does_nothing(alice):
     assert services.wallet_settle(match_id=404, winners=[alice]) is None
     assert services.wallet_refund(match_id=404) is None

@@ -10,10 +10,15 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
 STATE_JS = "() => (window.jokerTable && window.jokerTable.client.state) || null"
+# The store has the version and the page has drawn it (the table's data-version).
 VERSION_JS = """v => {
   const s = window.jokerTable && window.jokerTable.client.state;
-  return Boolean(s && s.status !== "open" && s.version >= v);
+  const area = document.getElementById("match-area");
+  return Boolean(s && s.status !== "open" && s.version >= v && area
+    && Number(area.dataset.version) >= v);
 }"""
+# Nothing in motion: no card gliding to its place, no trick on its way to its winner.
+STILL_JS = "() => !document.querySelector('.gliding, .trick-zone.collecting')"
 
 
 class Person:
@@ -33,6 +38,18 @@ class Person:
         self.page.goto("/")
         self.page.get_by_role("button", name="Play as guest").click()
         self.page.wait_for_load_state()
+
+    def sign_up(self, name: str) -> Person:
+        """A registered player (1,000 Domino Coin to start), logged in."""
+        page = self.page
+        page.goto("/accounts/signup/")
+        page.fill("#id_username", name)
+        page.fill("#id_email", f"{name}@example.com")
+        page.fill("#id_password1", "correct-horse-9")
+        page.fill("#id_password2", "correct-horse-9")
+        page.locator("main").get_by_role("button", name="Sign up").click()
+        page.wait_for_url(lambda url: "/signup/" not in url)
+        return self
 
     def open_table(self, game: str, options: dict[str, str] | None = None) -> str:
         self.page.goto(f"/tables/new/{game}/")
@@ -64,17 +81,22 @@ class Person:
             "nodes => nodes.map(n => n.dataset.card)"
         )
 
+    def resize(self, size: dict[str, int]) -> None:
+        """The window at ``size``, once the hand is fanned for that width and nothing moves."""
+        self.page.set_viewport_size(size)
+        if self.page.locator("#my-hand").count():
+            self.page.locator(f'#my-hand[data-fit="{size["width"]}"]').wait_for(state="attached")
+        self.page.wait_for_function(STILL_JS)
+
     def snap(self, artifacts: Path, name: str, size: dict[str, int] = PHONE) -> None:
         """One more picture for people to look at (a dialog, a state of the table)."""
-        self.page.set_viewport_size(size)
-        self.page.wait_for_timeout(250)
+        self.resize(size)
         self.page.screenshot(path=str(artifacts / f"{name}-{size['width']}.png"))
         self.page.set_viewport_size(DESKTOP)
 
     def screenshot(self, artifacts: Path, game: str) -> None:
         for size in (DESKTOP, PHONE):
-            self.page.set_viewport_size(size)
-            self.page.wait_for_timeout(500)  # the hand re-fans on resize, cards land
+            self.resize(size)
             self.page.screenshot(
                 path=str(artifacts / f"{game}-{size['width']}.png"), full_page=True
             )

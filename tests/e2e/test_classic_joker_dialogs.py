@@ -135,8 +135,7 @@ def panel_buttons(person: Person) -> list[str]:
 def snap_panel(person: Person, artifacts, name: str) -> None:
     """The page at 1280 and 375 px, scrolled so the action panel and the trick above it show."""
     for size in (DESKTOP, PHONE):
-        person.page.set_viewport_size(size)
-        person.page.wait_for_timeout(250)  # the hand re-fans on resize
+        person.resize(size)  # the hand re-fans for the width
         person.page.locator("#action-panel").evaluate("n => n.scrollIntoView({block: 'end'})")
         person.page.screenshot(path=str(artifacts / f"{name}-{size['width']}.png"))
     person.page.set_viewport_size(DESKTOP)

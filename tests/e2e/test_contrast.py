@@ -473,7 +473,7 @@ def test_site_pages_pass_wcag_aa_contrast(people, browser, e2e_server):
 
     guest.page.goto("/")
     guest.page.wait_for_selector(f'#tables [data-table-id] a[href="{table_path}"]')
-    guest.page.wait_for_timeout(300)  # the lobby socket's snapshot redraws the list
+    guest.page.locator('#tables[data-live="yes"]').wait_for(state="attached")  # the snapshot
     contrast.measure(guest, "the lobby (a guest, one open table)")
     contrast.page(guest, "/tables/new/classic_joker/", "the create-table form")
     contrast.page(guest, "/ladder/")

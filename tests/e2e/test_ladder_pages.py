@@ -18,22 +18,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LEAVERS = ["lev", "lana", "lev", "lev", "lana", "lev", "lev", "lana", "lev", "lev"]
 
 
-def sign_up(person: Person, name: str) -> Person:
-    page = person.page
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_email", f"{name}@example.com")
-    page.fill("#id_password1", "correct-horse-9")
-    page.fill("#id_password2", "correct-horse-9")
-    page.locator("main").get_by_role("button", name="Sign up").click()
-    page.wait_for_url(lambda url: "/signup/" not in url)
-    return person
-
-
 @pytest.fixture
 def players(browser, e2e_server, people):
     """lana and lev, signed up, each in a browser of their own; and lia, who only looks."""
-    made = [sign_up(Person(browser, e2e_server, name), name) for name in ("lana", "lev", "lia")]
+    made = [Person(browser, e2e_server, name).sign_up(name) for name in ("lana", "lev", "lia")]
     yield dict(zip(("lana", "lev", "lia"), made, strict=True))
     errors = [f"{p.name}: {e}" for p in made for e in p.errors]
     for person in made:

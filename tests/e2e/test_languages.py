@@ -41,7 +41,7 @@ def test_lobby_and_table_pages_have_no_untranslated_string(people, language):
     speak(guest, language)
     guest.page.goto("/")
     guest.page.wait_for_selector(f'#tables [data-table-id] a[href="{url[url.index("/tables") :]}"]')
-    guest.page.wait_for_timeout(300)  # the lobby socket's snapshot redraws the list
+    guest.page.locator('#tables[data-live="yes"]').wait_for(state="attached")  # the snapshot
     lobby_text = guest.page.inner_text("body")
     assert untranslated(lobby_text) == set(), lobby_text
 
@@ -56,7 +56,7 @@ def test_lobby_and_table_pages_have_no_untranslated_string(people, language):
             "() => window.jokerTable && window.jokerTable.client.state"
             " && window.jokerTable.client.state.status === 'playing'"
         )
-        person.page.wait_for_timeout(300)
+        person.page.locator("#match-area[data-version]").wait_for(state="attached")  # drawn
         assert person.page.evaluate("document.documentElement.lang") == language
         table_text = person.page.inner_text("body")
         assert untranslated(table_text) == set(), table_text

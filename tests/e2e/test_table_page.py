@@ -329,16 +329,20 @@ def test_japanese_whist_trump_by_the_forehand_and_trick_one_from_the_layout(
 
 def test_japanese_whist_spel_or_pass_asks_the_forehand_for_the_contract(people):
     alice, bob = people(2)
-    url = alice.open_table("japanese_whist", {"game": "spel_pass"})
+    url = alice.open_table("japanese_whist", {"variant": "spel_pass"})
     by_seat = seated([alice, bob], url)
     view = alice.state["view"]
     assert view["phase"] == "declare"
+    assert view["variant"] == "spel_pass" and view["trump"] is None
     forehand = by_seat[view["forehand"]]
     forehand.page.locator("#action-panel").get_by_role("button", name="Pass").click()
     state = sync_all(by_seat, 1)
     assert state["view"]["contract"] == "pass"
     for person in by_seat.values():
         assert "Pass" in person.page.locator("#play-facts").inner_text()
+        # The variant is played without a trump: "No trump", not Joker's bezi (issue 13 § 3).
+        assert person.page.locator("#trump-badge").inner_text().strip() == "No trump"
+        assert person.page.locator(".trick-trump").get_attribute("aria-label") == "No trump"
 
 
 def test_absence_countdown_reconnecting_after_a_restart_and_a_move_resent_once(people, e2e_server):

@@ -55,7 +55,7 @@ def snapshot() -> tuple:
     [
         ("japanese_joker", ["points"]),
         ("classic_joker", ["pulkas", "khishti", "premia", "moshla", "strict_joker"]),
-        ("japanese_whist", ["game", "points"]),
+        ("japanese_whist", ["variant", "points"]),
     ],
 )
 def test_each_game_form_offers_exactly_its_rules_options(game, options):
@@ -101,9 +101,9 @@ def test_create_through_the_page_seats_the_creator_with_parsed_options(alice):
 def test_a_whist_table_carries_the_spel_or_pass_game(alice):
     client_for(alice).post(
         "/tables/new/japanese_whist/",
-        {"stake": "0", "visibility": "public", "game": "spel_pass", "points": "7"},
+        {"stake": "0", "visibility": "public", "variant": "spel_pass", "points": "7"},
     )
-    assert Table.objects.get().options == {"game": "spel_pass", "points": 7}
+    assert Table.objects.get().options == {"variant": "spel_pass", "points": 7}
 
 
 def test_password_tables_store_a_hash_and_never_show_the_password(alice):
@@ -200,8 +200,8 @@ def test_lobby_lists_open_tables_with_what_a_player_needs(alice, bob):
     assert (entry["stake"], entry["seats_taken"], entry["seats_total"]) == (50, 1, 2)
     assert entry["creator"] == "alice" and entry["visibility"] == "password"
     html = page.content.decode()
-    # An inline SVG that any browser draws, not an emoji that needs a colour font.
-    assert 'role="img" aria-label="Password table"><svg class="icon"' in html
+    # An inline SVG that any browser draws, not an emoji that needs a colour font (issue 12).
+    assert "icon-lock" in html and "<svg" in html
     assert "🔒" not in html
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 GAMES = [
     ("japanese_joker", 2, {"points": 11}),
     ("japanese_whist", 2, {"points": 5}),
-    ("japanese_whist", 2, {"game": "spel_pass", "points": 5}),
+    ("japanese_whist", 2, {"variant": "spel_pass", "points": 5}),
     ("classic_joker", 4, {}),
 ]
 

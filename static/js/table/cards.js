@@ -1,14 +1,18 @@
+// @ts-check
 // Cards drawn by the page: faces, jokers and backs in HTML + CSS (static/css/table.css), and
 // their names for people and screen readers. A card is a code as in the protocol: "QH", "TS",
 // "X1" (docs/rules/README.md § 0.1). Every word goes through the JavaScript catalogue (/jsi18n/).
 
 export const SUITS = ["S", "H", "D", "C"];
+/** @type {Record<string, string>} */
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
+/** @param {string} code */
 export function isJoker(code) {
   return code[0] === "X";
 }
 
+/** @param {string | null | undefined} suit */
 export function suitName(suit) {
   switch (suit) {
     case "S":
@@ -25,6 +29,7 @@ export function suitName(suit) {
 }
 
 // "Spades" as a button or badge label (capitalised in languages that capitalise).
+/** @param {string | null | undefined} suit */
 export function suitTitle(suit) {
   switch (suit) {
     case "S":
@@ -40,6 +45,7 @@ export function suitTitle(suit) {
   }
 }
 
+/** @param {string} rank */
 function rankName(rank) {
   switch (rank) {
     case "A":
@@ -74,6 +80,7 @@ function rankName(rank) {
 }
 
 // The index printed in the card's corners (Russian players may prefer В Д К Т: translatable).
+/** @param {string} rank */
 export function rankLabel(rank) {
   switch (rank) {
     case "A":
@@ -92,6 +99,7 @@ export function rankLabel(rank) {
 }
 
 // "queen of hearts", "red joker": what a screen reader says and what announcements use.
+/** @param {string} code */
 export function cardName(code) {
   if (code === "X1") return gettext("red joker");
   if (code === "X2") return gettext("black joker");
@@ -103,11 +111,16 @@ export function cardName(code) {
 }
 
 // The short form for tight places: "Q♥", "10♠", "🃏1".
+/** @param {string} code */
 export function cardShort(code) {
   if (isJoker(code)) return code === "X1" ? "★" : "☆";
   return `${rankLabel(code[0])}${SUIT_SYMBOL[code[1]]}`;
 }
 
+/**
+ * @param {string} className
+ * @param {string} [text]
+ */
 function span(className, text) {
   const node = document.createElement("span");
   node.className = className;
@@ -117,9 +130,14 @@ function span(className, text) {
 
 // A face-up card. `button: true` makes it a <button> (the viewer's own playable cards);
 // otherwise a labelled image (role="img") so it still reads as "queen of hearts".
+/**
+ * @param {string} code
+ * @param {{button?: boolean, size?: string}} [options]
+ * @returns {HTMLElement}
+ */
 export function cardFace(code, { button = false, size = "" } = {}) {
   const node = document.createElement(button ? "button" : "span");
-  if (button) node.type = "button";
+  if (node instanceof HTMLButtonElement) node.type = "button";
   else node.setAttribute("role", "img");
   node.className = `card face${size ? ` ${size}` : ""}`;
   node.dataset.card = code;
@@ -136,7 +154,7 @@ export function cardFace(code, { button = false, size = "" } = {}) {
   }
   const suit = code[1];
   node.classList.add(`suit-${suit}`);
-  const corner = (where) => {
+  const corner = (/** @type {string} */ where) => {
     const box = span(`corner ${where}`);
     box.append(span("rank", rankLabel(code[0])), span("suit", SUIT_SYMBOL[suit]));
     box.setAttribute("aria-hidden", "true");
@@ -149,6 +167,7 @@ export function cardFace(code, { button = false, size = "" } = {}) {
 }
 
 // A face-down card (a back). Decorative unless given a label.
+/** @param {{size?: string, label?: string}} [options] */
 export function cardBack({ size = "", label = "" } = {}) {
   const node = span(`card back${size ? ` ${size}` : ""}`);
   if (label) {
@@ -164,11 +183,15 @@ const RANK_ORDER = "23456789TJQKA";
 
 // The viewer's hand, sorted for reading: jokers first, then the suits with the trump first and
 // the colours alternating (♠ ♥ ♣ ♦ when there is no trump), each suit from the ace down.
+/**
+ * @param {string[]} cards
+ * @param {string | null | undefined} trump
+ */
 export function sortHand(cards, trump) {
   let order = ["S", "H", "C", "D"];
   if (trump === "H" || trump === "D") order = [trump, "S", trump === "H" ? "D" : "H", "C"];
   if (trump === "S" || trump === "C") order = [trump, "H", trump === "S" ? "C" : "S", "D"];
-  const key = (code) =>
+  const key = (/** @type {string} */ code) =>
     isJoker(code) ? [-1, Number(code[1])] : [order.indexOf(code[1]), -RANK_ORDER.indexOf(code[0])];
   return [...cards].sort((a, b) => {
     const [x1, y1] = key(a);

@@ -1,6 +1,16 @@
-// The table socket's client side (docs/protocol.md): the newest snapshot, moves with ids that are
-// resent after a reconnect, `sync` on any version gap, and the close codes.
+// @ts-check
+// The table socket's client side (docs/protocol.md) and the page's one store: the newest
+// snapshot, moves with ids that are resent after a reconnect, `sync` on any version gap, and
+// the close codes. Every frame goes through `apply(frame)`; the page listens with `subscribe`.
 import { connect } from "../live.js";
+
+/** @typedef {import("./protocol.js").Frame} Frame */
+/** @typedef {import("./protocol.js").StateFrame} StateFrame */
+/** @typedef {import("./protocol.js").Action} Action */
+/**
+ * What a subscriber hears: the frame that changed something, the state after it and before it.
+ * @typedef {{frame: Frame, state: StateFrame | null, previous: StateFrame | null}} Change
+ */
 
 const ACK_WAIT_MS = 2000; // an ack whose state has not come by then: ask for a snapshot
 const RESEND_MS = 5000; // an act with no answer at all while connected: send it again, same id
@@ -9,17 +19,29 @@ const SYNC_FIRST_MS = 500; // a second sync before a state came waits this long,
 const SYNC_MAX_MS = 10000; // …up to this, with jitter, so many clients never sync in step
 
 export class TableClient {
-  constructor(tableId, { onState, onPresence, onEvent, onStatus, onFatal } = {}) {
+  /**
+   * @param {number} tableId
+   * @param {{onStatus?: (text: string) => void, onFatal?: (kind: string) => void}} [handlers]
+   */
+  constructor(tableId, { onStatus, onFatal } = {}) {
     this.tableId = tableId;
-    this.state = null; // the newest `state` message
-    this.pending = null; // {id, message, action}: an act sent and not yet answered
-    this.handlers = { onState, onPresence, onEvent, onStatus, onFatal };
+    /** @type {StateFrame | null} the newest `state`, with later presence and rematch news */
+    this.state = null;
+    /** @type {{id: string, message: object, action: Action} | null} an act not yet answered */
+    this.pending = null;
+    this.handlers = { onStatus, onFatal };
+    /** @type {Set<(change: Change) => void>} */
+    this.subscribers = new Set();
     this.counter = 0;
+    /** @type {{version: number, timer: ReturnType<typeof setTimeout>} | null} */
     this.ackTimer = null;
-    this.resendTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.resendTimer = undefined;
+    /** @type {ReturnType<typeof connect> | null} */
     this.socket = null;
     this.syncWaiting = false; // a sync was sent and no state has come since
     this.syncDelay = SYNC_FIRST_MS;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.syncTimer = null;
   }
 
@@ -27,16 +49,34 @@ export class TableClient {
     this.socket = connect(`/ws/table/${this.tableId}/`, {
       pingSeconds: 25,
       maxDelay: 10000,
-      onMessage: (message) => this.receive(message),
+      onMessage: (/** @type {Frame} */ message) => this.apply(message),
       onOpen: () => {
         // A reconnect is a fresh connect: the server sends a snapshot. A move that was never
         // acknowledged goes again with the same id: it is applied at most once.
-        if (this.pending) this.socket.send(this.pending.message);
+        if (this.pending && this.socket) this.socket.send(this.pending.message);
       },
-      onStatus: (text) => this.emit("onStatus", text),
-      onClose: (event) => this.closed(event),
+      onStatus: (/** @type {string} */ text) =>
+        this.handlers.onStatus && this.handlers.onStatus(text),
+      onClose: (/** @type {CloseEvent} */ event) => this.closed(event),
     });
     return this;
+  }
+
+  /**
+   * Listen to every change; returns the function that stops listening.
+   * @param {(change: Change) => void} listener
+   */
+  subscribe(listener) {
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
+  }
+
+  /**
+   * @param {Frame} frame
+   * @param {StateFrame | null} previous
+   */
+  publish(frame, previous) {
+    for (const listener of this.subscribers) listener({ frame, state: this.state, previous });
   }
 
   get connected() {
@@ -47,11 +87,7 @@ export class TableClient {
     return this.state ? this.state.version : -1;
   }
 
-  emit(name, ...args) {
-    const handler = this.handlers[name];
-    if (handler) handler(...args);
-  }
-
+  /** @param {object} message */
   send(message) {
     return this.socket ? this.socket.send(message) : false;
   }
@@ -76,15 +112,22 @@ export class TableClient {
   synced() {
     this.syncWaiting = false;
     this.syncDelay = SYNC_FIRST_MS;
-    clearTimeout(this.syncTimer);
+    if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;
   }
 
-  // A higher version anywhere means we missed a state: ask for a fresh one.
+  /**
+   * A higher version anywhere means we missed a state: ask for a fresh one.
+   * @param {number} version
+   */
   checkVersion(version) {
     if (typeof version === "number" && this.state && version > this.state.version) this.sync();
   }
 
+  /**
+   * Send a move once; it is resent with the same id until it is answered.
+   * @param {Action} action
+   */
   act(action) {
     if (this.pending || !this.state) return false;
     this.counter += 1;
@@ -118,39 +161,42 @@ export class TableClient {
     return this.send({ type: "rematch", accept });
   }
 
-  receive(message) {
-    switch (message.type) {
+  /**
+   * The one way a frame changes the store: a newer `state` replaces it, `presence` and
+   * `rematch` update its seats, clocks and rematch offer; then every subscriber hears of it.
+   * @param {Frame} frame
+   */
+  apply(frame) {
+    const previous = this.state;
+    switch (frame.type) {
       case "state": {
-        const current = this.state;
-        const sameMatch = current && current.match === message.match;
-        if (sameMatch && message.version < current.version) return; // older than ours
+        const sameMatch = previous && previous.match === frame.match;
+        if (sameMatch && frame.version < previous.version) return; // older than ours
         this.synced();
-        this.state = message;
-        if (this.ackTimer && message.version >= this.ackTimer.version) {
+        this.state = frame;
+        if (this.ackTimer && frame.version >= this.ackTimer.version) {
           clearTimeout(this.ackTimer.timer);
           this.ackTimer = null;
         }
-        this.emit("onState", message, current);
-        return;
+        break;
       }
       case "ack": {
-        if (this.pending && message.id === this.pending.id) this.settle();
-        if (this.state && message.version > this.state.version) {
-          clearTimeout(this.ackTimer && this.ackTimer.timer);
+        if (this.pending && frame.id === this.pending.id) this.settle();
+        if (this.state && frame.version > this.state.version) {
+          if (this.ackTimer) clearTimeout(this.ackTimer.timer);
           this.ackTimer = {
-            version: message.version,
+            version: frame.version,
             timer: setTimeout(() => {
               this.ackTimer = null;
-              this.checkVersion(message.version);
+              this.checkVersion(frame.version);
             }, ACK_WAIT_MS),
           };
         }
-        this.emit("onEvent", message);
-        return;
+        break;
       }
       case "error":
-        if (this.pending && message.id === this.pending.id) {
-          if (message.code === "busy") {
+        if (this.pending && frame.id === this.pending.id) {
+          if (frame.code === "busy") {
             // The move was not applied (a lock did not come in time): the same id once more.
             clearTimeout(this.resendTimer);
             this.resendTimer = setTimeout(() => {
@@ -161,40 +207,43 @@ export class TableClient {
           }
           this.settle();
         }
-        this.emit("onEvent", message);
-        return;
+        break;
       case "presence":
-        if (this.state && message.version >= this.state.version) {
-          this.state = { ...this.state, seats: message.seats, clocks: message.clocks };
-          this.emit("onPresence", this.state);
+        this.checkVersion(frame.version);
+        if (!this.state || frame.version < this.state.version) return;
+        this.state = { ...this.state, seats: frame.seats, clocks: frame.clocks };
+        break;
+      case "rematch": {
+        if (this.state) {
+          const { type, ...offer } = frame;
+          this.state = { ...this.state, rematch: { ...this.state.rematch, ...offer } };
         }
-        this.checkVersion(message.version);
-        return;
-      case "pong":
-        this.checkVersion(message.version);
-        return;
+        break;
+      }
       case "match_over":
-        this.emit("onEvent", message);
-        this.checkVersion(message.version);
-        return;
-      case "rematch":
-        this.emit("onEvent", message);
-        return;
+      case "pong":
+        this.checkVersion(frame.version);
+        if (frame.type === "pong") return;
+        break;
       default:
-        this.emit("onEvent", message);
+        break;
     }
+    this.publish(frame, previous);
   }
 
+  /** @param {CloseEvent} event */
   closed(event) {
+    const fatal = (/** @type {string} */ kind) =>
+      this.handlers.onFatal && this.handlers.onFatal(kind);
     switch (event.code) {
       case 4008: // flood or too many bad messages: fix the client, do not hammer the server
-        this.emit("onFatal", "policy");
+        fatal("policy");
         return false;
       case 4003: // the session ended
-        this.emit("onFatal", "session");
+        fatal("session");
         return false;
       case 4004: // no such table, or not for our eyes
-        this.emit("onFatal", "no_table");
+        fatal("no_table");
         return false;
       case 4009: // our frame was too big: never send it again
         this.settle();

@@ -1,17 +1,37 @@
-// Modal dialogs of the table: the end of a hand, the score sheet, the last trick, the match result
-// with its rematch, and "Leave and forfeit?". Native <dialog>: Escape closes, focus is trapped.
+// @ts-check
+// Modal dialogs of the table: the end of a hand, the scores, the last trick, the match result
+// with its coins and rematch, and "Leave and forfeit?". Native <dialog>: Escape closes, focus is
+// trapped. What differs between the games comes from the game's renderer (games/*.js).
 import { cardFace } from "./cards.js";
-import { callText, el, fmt, seatName, trumpText } from "./view.js";
+import { el } from "./dom.js";
+import { callText, coinsText, fmt, seatName } from "./text.js";
+
+/** @typedef {import("./protocol.js").StateFrame} StateFrame */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./protocol.js").Rematch} Rematch */
+/** @typedef {import("./games/shared.js").GameRenderer} GameRenderer */
 
 export class Dialogs {
-  constructor(root) {
+  /**
+   * @param {HTMLElement} root
+   * @param {GameRenderer} game
+   */
+  constructor(root, game) {
     this.root = root;
-    this.open = null; // the <dialog> being shown
+    this.game = game;
+    /** @type {HTMLDialogElement | null} the <dialog> being shown */
+    this.open = null;
   }
 
+  /**
+   * @param {string} kind
+   * @param {string} title
+   * @param {HTMLElement} body
+   * @param {HTMLElement[]} [buttons]
+   */
   show(kind, title, body, buttons = []) {
     this.close();
-    const dialog = el("dialog", `modal modal-${kind}`);
+    const dialog = /** @type {HTMLDialogElement} */ (el("dialog", `modal modal-${kind}`));
     dialog.id = `dialog-${kind}`;
     const heading = el("h2", "modal-title", title);
     heading.id = `dialog-${kind}-title`;
@@ -31,7 +51,9 @@ export class Dialogs {
     this.root.append(dialog);
     this.open = dialog;
     dialog.showModal();
-    const first = actions.querySelector("button:not([disabled]), a");
+    const first = /** @type {HTMLElement | null} */ (
+      actions.querySelector("button:not([disabled]), a")
+    );
     // The keyboard starts on the first action, but the reader starts at the title.
     if (first) first.focus({ preventScroll: true });
     dialog.scrollTop = 0;
@@ -51,11 +73,14 @@ export class Dialogs {
     return this.open ? this.open.id.replace("dialog-", "") : "";
   }
 
+  /**
+   * @param {string} label
+   * @param {() => void} onClick
+   * @param {{secondary?: boolean, danger?: boolean, closes?: boolean}} [options]
+   */
   button(label, onClick, { secondary = false, danger = false, closes = false } = {}) {
-    const button = el(
-      "button",
-      `button${secondary ? " secondary" : ""}${danger ? " danger" : ""}`,
-      label,
+    const button = /** @type {HTMLButtonElement} */ (
+      el("button", `button${secondary ? " secondary" : ""}${danger ? " danger" : ""}`, label)
     );
     button.type = "button";
     if (closes) button.dataset.closes = "1";
@@ -65,115 +90,46 @@ export class Dialogs {
 
   // --- the end of a hand ----------------------------------------------------------------------------
 
-  handSummary(state, game) {
-    const view = state.view;
+  /** @param {StateFrame} state */
+  handSummary(state) {
+    const view = /** @type {View} */ (state.view);
     const hand = view.previous_hand;
     if (!hand) return;
+    const game = this.game;
     const body = el("div", "modal-body");
-    const number = hand.deal_number || hand.hand_number;
-    const title =
-      game === "classic_joker"
-        ? fmt(gettext("Deal %(number)s is over"), { number })
-        : fmt(gettext("Hand %(number)s is over"), { number });
-    const trumpLine = el(
-      "p",
-      "muted",
-      trumpText({ trump: hand.trump, game: hand.contract ? "spel_pass" : "" }),
-    );
-    if (hand.contract) {
-      trumpLine.append(
-        ` · ${fmt(gettext("%(name)s declared %(contract)s"), {
-          name: seatName(state, hand.forehand),
-          contract: hand.contract === "spel" ? gettext("spel") : gettext("pass"),
-        })}`,
-      );
-    }
-    body.append(trumpLine);
-    const table = el("table", "summary-table");
+    body.append(el("p", "muted", game.trumpText(hand)));
+    const table = /** @type {HTMLTableElement} */ (el("table", "summary-table"));
     const head = el("tr");
     head.append(el("th", "", gettext("Player")));
-    if (game === "classic_joker") head.append(el("th", "num", gettext("Bid")));
-    head.append(
-      el("th", "num", gettext("Tricks")),
-      el("th", "num", gettext("Points")),
-      el("th", "num", gettext("Total")),
-    );
+    for (const column of game.summaryColumns) head.append(el("th", "num", column.title));
     table.append(el("thead"), el("tbody"));
-    table.tHead.append(head);
-    hand.tricks.forEach((tricks, seat) => {
+    /** @type {HTMLTableSectionElement} */ (table.tHead).append(head);
+    hand.tricks.forEach((_tricks, seat) => {
       const row = el("tr");
-      row.append(el("th", "", seatName(state, seat)));
-      if (game === "classic_joker") row.append(el("td", "num", String(hand.bids[seat])));
-      const points = hand.points[seat];
-      row.append(
-        el("td", "num", String(tricks)),
-        el(
-          "td",
-          `num ${points > 0 ? "plus" : points < 0 ? "minus" : ""}`,
-          points > 0 ? `+${points}` : String(points),
-        ),
-        el("td", "num", String(view.scores[seat])),
-      );
+      row.append(el("th", "seat-name", seatName(state, seat)));
+      for (const column of game.summaryColumns) {
+        const extra = column.className ? column.className(hand, view, seat) : "";
+        row.append(el("td", `num${extra ? ` ${extra}` : ""}`, column.cell(hand, view, seat)));
+      }
       table.tBodies[0].append(row);
     });
-    body.append(table);
-    if (game === "classic_joker") {
-      if (hand.pulka_closed) {
-        const names = (hand.premia || []).map((s) => seatName(state, s));
-        body.append(
-          el(
-            "p",
-            "",
-            names.length
-              ? fmt(gettext("Pulka %(pulka)s is complete. Premia: %(names)s."), {
-                  pulka: hand.pulka + 1,
-                  names: names.join(", "),
-                })
-              : fmt(gettext("Pulka %(pulka)s is complete. Nobody earned the premia."), {
-                  pulka: hand.pulka + 1,
-                }),
-          ),
-        );
-      }
-      body.append(sheetTable(state, hand.pulka));
-    } else {
-      body.append(
-        el("p", "muted", fmt(gettext("Playing to %(target)s points."), { target: view.target })),
-      );
-    }
+    body.append(table, ...game.summaryExtra(state, hand));
     const go = this.button(gettext("Continue"), () => this.close(), { closes: true });
-    this.show("summary", title, body, [go]);
+    this.show("summary", game.summaryTitle(hand), body, [go]);
   }
 
   // --- scores at any time ----------------------------------------------------------------------------
 
-  scores(state, game) {
-    const view = state.view;
-    if (!view) return;
-    const body = el("div", "modal-body");
-    if (game === "classic_joker") {
-      body.append(sheetTable(state, null));
-      this.show("sheet", gettext("Score sheet"), body);
-      return;
-    }
-    const list = el("ul", "score-list");
-    view.scores.forEach((score, seat) => {
-      const item = el("li");
-      item.append(el("span", "", seatName(state, seat)), " ", el("strong", "", String(score)));
-      list.append(item);
-    });
-    body.append(
-      list,
-      el("p", "muted", fmt(gettext("Playing to %(target)s points."), { target: view.target })),
-    );
-    const hand = view.previous_hand;
-    if (hand) {
-      const tricks = hand.tricks.map((t, seat) => `${seatName(state, seat)} ${t}`).join(" – ");
-      body.append(el("p", "", fmt(gettext("Last hand: tricks %(tricks)s."), { tricks })));
-    }
-    this.show("scores", gettext("Scores"), body);
+  /** @param {StateFrame} state */
+  scores(state) {
+    if (!state.view) return;
+    const { kind, title, body } = this.game.scores(state);
+    const box = el("div", "modal-body");
+    box.append(...body);
+    this.show(kind, title, box);
   }
 
+  /** @param {StateFrame} state */
   lastTrick(state) {
     const last = state.view && state.view.last_trick;
     if (!last) return;
@@ -195,19 +151,10 @@ export class Dialogs {
 
   // --- leaving -------------------------------------------------------------------------------------
 
-  confirmLeave(game, onLeave) {
+  /** @param {() => void} onLeave */
+  confirmLeave(onLeave) {
     const body = el("div", "modal-body");
-    body.append(
-      el(
-        "p",
-        "",
-        game === "classic_joker"
-          ? gettext(
-              "A computer player takes your seat, you are ranked last and your stake goes to the pot.",
-            )
-          : gettext("The match ends at once and your opponent wins it."),
-      ),
-    );
+    body.append(el("p", "", this.game.leaveText));
     const leave = this.button(
       gettext("Leave and forfeit"),
       () => {
@@ -225,7 +172,11 @@ export class Dialogs {
 
   // --- the end of the match ----------------------------------------------------------------------------
 
-  result(state, game, onRematch) {
+  /**
+   * @param {StateFrame} state
+   * @param {() => void} onRematch
+   */
+  result(state, onRematch) {
     const result = state.result;
     if (!result) return;
     const me = state.seat;
@@ -241,6 +192,15 @@ export class Dialogs {
       cancelled: gettext("An administrator cancelled the match; every stake was refunded."),
     };
     body.append(el("p", "", reasons[result.reason] || ""));
+    // What the match did to the viewer's coins (docs/protocol.md § Match end and rematch).
+    const coins = result.coins;
+    if (coins && me !== null && typeof coins[me] === "number") {
+      const delta = coins[me];
+      const line = el("p", `coins-result ${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}`);
+      line.id = "coins-result";
+      line.textContent = coinsText(delta);
+      body.append(line);
+    }
     if (result.winner_names && result.winner_names.length && result.reason !== "cancelled") {
       body.append(
         el(
@@ -258,17 +218,28 @@ export class Dialogs {
     const order = [...scores.keys()].sort((a, b) =>
       places
         ? places[a] - places[b] || a - b
-        : winners.includes(b) - winners.includes(a) || scores[b] - scores[a],
+        : Number(winners.includes(b)) - Number(winners.includes(a)) || scores[b] - scores[a],
     );
     const list = el("ol", "score-list");
     order.forEach((seat, index) => {
-      const item = el("li");
+      const item = /** @type {HTMLLIElement} */ (el("li"));
       item.value = places ? places[seat] : index + 1;
       item.append(
-        el("span", "", seatName(state, seat)),
+        el("span", "seat-name", seatName(state, seat)),
         " ",
         el("strong", "", String(scores[seat])),
       );
+      if (coins && typeof coins[seat] === "number" && coins[seat] !== 0) {
+        const delta = coins[seat];
+        item.append(
+          " ",
+          el(
+            "span",
+            `coins ${delta > 0 ? "plus" : "minus"}`,
+            `${delta > 0 ? "+" : "−"}◎${Math.abs(delta)}`,
+          ),
+        );
+      }
       if ((result.forfeited || []).includes(seat))
         item.append(" ", el("span", "badge gone", gettext("left")));
       list.append(item);
@@ -293,21 +264,82 @@ export class Dialogs {
     const status = el("p", "rematch-status");
     status.id = "rematch-status";
     status.setAttribute("role", "status");
-    body.append(status);
+    const confirm = el("div", "rematch-confirm");
+    confirm.id = "rematch-confirm";
+    confirm.hidden = true;
+    body.append(status, confirm);
     const buttons = [];
     const seated = me !== null && state.rematch && state.rematch.needed.includes(me);
     if (seated && result.reason !== "cancelled") {
-      const rematch = this.button(gettext("Rematch"), () => onRematch(), {});
+      const stake = state.stake || 0; // the rematch keeps the table's stake
+      const rematch = this.button(gettext("Rematch"), () => {
+        if (stake) this.confirmStake(confirm, rematch, stake, onRematch);
+        else onRematch();
+      });
       rematch.id = "rematch-button";
       buttons.push(rematch);
     }
-    const lobby = el("a", "button secondary", gettext("Back to the lobby"));
+    const lobby = /** @type {HTMLAnchorElement} */ (
+      el("a", "button secondary", gettext("Back to the lobby"))
+    );
     lobby.href = "/";
     buttons.push(lobby);
     this.show("result", title, body, buttons);
     this.rematchStatus(state, state.rematch);
   }
 
+  /**
+   * A rematch for coins is only asked for once the stake is confirmed (issue 12 § 2).
+   * @param {HTMLElement} box
+   * @param {HTMLButtonElement} rematch
+   * @param {number} stake
+   * @param {() => void} onRematch
+   */
+  confirmStake(box, rematch, stake, onRematch) {
+    box.replaceChildren(
+      el(
+        "p",
+        "",
+        fmt(
+          ngettext(
+            "The rematch is played for %(stake)s Domino Coin per seat: your stake is taken when it starts.",
+            "The rematch is played for %(stake)s Domino Coin per seat: your stake is taken when it starts.",
+            stake,
+          ),
+          { stake },
+        ),
+      ),
+    );
+    const yes = this.button(
+      fmt(ngettext("Stake %(stake)s coin", "Stake %(stake)s coins", stake), { stake }),
+      () => {
+        box.hidden = true;
+        rematch.hidden = false;
+        onRematch();
+      },
+    );
+    yes.id = "rematch-confirm-button";
+    const no = this.button(
+      gettext("Not now"),
+      () => {
+        box.hidden = true;
+        rematch.hidden = false;
+        rematch.focus();
+      },
+      { secondary: true },
+    );
+    const row = el("div", "modal-actions");
+    row.append(no, yes);
+    box.append(row);
+    box.hidden = false;
+    rematch.hidden = true;
+    yes.focus();
+  }
+
+  /**
+   * @param {StateFrame} state
+   * @param {Rematch | null} rematch
+   */
   rematchStatus(state, rematch) {
     const status = this.open && this.open.querySelector("#rematch-status");
     if (!status || !rematch) return;
@@ -319,89 +351,12 @@ export class Dialogs {
           needed: rematch.needed.length,
         })
       : "";
-    const button = this.open.querySelector("#rematch-button");
+    const button = /** @type {HTMLButtonElement | null} */ (
+      /** @type {HTMLDialogElement} */ (this.open).querySelector("#rematch-button")
+    );
     if (button && state.seat !== null && rematch.accepted.includes(state.seat)) {
       button.disabled = true;
       button.textContent = gettext("Waiting for the others…");
     }
   }
-}
-
-// The classic Joker score sheet (CJ-25): one row per deal, each cell the points with its mark,
-// and the pulka totals. `only` limits it to one pulka.
-export function sheetTable(state, only) {
-  const view = state.view;
-  const sheet = view.sheet || { rows: [], pulkas: [] };
-  const wrap = el("div", "sheet-wrap");
-  const table = el("table", "sheet");
-  const caption = el("caption", "visually-hidden", gettext("Score sheet"));
-  table.append(caption);
-  const head = el("tr");
-  head.append(el("th", "", gettext("Deal")));
-  for (let seat = 0; seat < 4; seat += 1) head.append(el("th", "num", seatName(state, seat)));
-  const thead = el("thead");
-  thead.append(head);
-  const tbody = el("tbody");
-  table.append(thead, tbody);
-  const markText = {
-    doubled: gettext("doubled (premia)"),
-    cancelled: gettext("cancelled (moshla)"),
-    khishti: gettext("khishti"),
-  };
-  for (const pulka of sheet.pulkas) {
-    if (only !== null && only !== undefined && pulka.pulka !== only) continue;
-    for (const row of sheet.rows.filter((r) => r.pulka === pulka.pulka)) {
-      const tr = el("tr");
-      const deal = el("th", "deal");
-      deal.append(el("span", "", String(row.deal)), el("span", "muted small", ` (${row.cards})`));
-      tr.append(deal);
-      for (let seat = 0; seat < 4; seat += 1) {
-        const mark = row.marks[seat];
-        const td = el("td", `num${mark ? ` mark-${mark}` : ""}`);
-        const points = el("span", "points", String(row.points[seat]));
-        const detail = el("span", "detail", `${row.bids[seat]}/${row.taken[seat]}`);
-        td.append(detail, points);
-        if (mark) {
-          const sign = el(
-            "span",
-            "mark",
-            mark === "doubled" ? "×2" : mark === "cancelled" ? "✕" : "!",
-          );
-          sign.setAttribute("aria-hidden", "true");
-          td.append(sign);
-          td.append(el("span", "visually-hidden", ` ${markText[mark]}`));
-          td.title = markText[mark];
-        }
-        tr.append(td);
-      }
-      tbody.append(tr);
-    }
-    const total = el("tr", "pulka-total");
-    total.append(el("th", "", fmt(gettext("Pulka %(pulka)s"), { pulka: pulka.pulka + 1 })));
-    for (let seat = 0; seat < 4; seat += 1) {
-      const td = el("td", "num", String(pulka.totals[seat]));
-      if (pulka.premia.includes(seat))
-        td.append(" ", el("span", "badge premia", gettext("premia")));
-      total.append(td);
-    }
-    tbody.append(total);
-  }
-  if (!tbody.children.length) {
-    const tr = el("tr");
-    const td = el("td", "muted", gettext("No deal has been scored yet."));
-    td.colSpan = 5;
-    tr.append(td);
-    tbody.append(tr);
-  }
-  const foot = el("tfoot");
-  const sum = el("tr");
-  sum.append(el("th", "", gettext("Total")));
-  for (let seat = 0; seat < 4; seat += 1) sum.append(el("td", "num", String(view.scores[seat])));
-  foot.append(sum);
-  table.append(foot);
-  wrap.append(table);
-  const legend = el("p", "sheet-legend small muted");
-  legend.textContent = `${gettext("bid/took")} · ×2 ${markText.doubled} · ✕ ${markText.cancelled} · ! ${markText.khishti}`;
-  wrap.append(legend);
-  return wrap;
 }

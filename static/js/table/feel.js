@@ -1,9 +1,11 @@
+// @ts-check
 // How the table feels: saved preferences, short tones made with WebAudio (off by default),
 // motion that respects prefers-reduced-motion, and what screen readers are told.
 
 const PREFIX = "joker.table.";
 
 export const prefs = {
+  /** @param {string} name */
   get(name, fallback = false) {
     try {
       const value = window.localStorage.getItem(PREFIX + name);
@@ -12,6 +14,10 @@ export const prefs = {
       return fallback;
     }
   },
+  /**
+   * @param {string} name
+   * @param {boolean} on
+   */
   set(name, on) {
     try {
       window.localStorage.setItem(PREFIX + name, on ? "1" : "0");
@@ -23,11 +29,12 @@ export const prefs = {
 
 // --- Sound: no audio files, a short tone from an oscillator -------------------------------------
 
+/** @type {AudioContext | null} */
 let audio = null;
 
 function context() {
   if (!audio) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     audio = new Context();
   }
@@ -35,6 +42,11 @@ function context() {
   return audio;
 }
 
+/**
+ * @param {number} frequency
+ * @param {number} start
+ * @param {number} duration
+ */
 function tone(frequency, start, duration, volume = 0.08) {
   const ctx = context();
   if (!ctx) return;
@@ -59,6 +71,7 @@ export const sound = {
     prefs.set("sound", value);
     if (value) context(); // created inside the click that turned it on, as browsers require
   },
+  /** @param {string} kind */
   play(kind) {
     if (!this.on) return;
     if (kind === "turn") {
@@ -85,15 +98,22 @@ export function reducedMotion() {
 
 // Where every visible card is now, so that after a redraw a card that moved can glide from its
 // old place to its new one (FLIP, with a CSS transition).
+/** @param {HTMLElement} root */
 export function cardRects(root) {
   const rects = new Map();
-  for (const node of root.querySelectorAll("[data-card]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (
+    root.querySelectorAll("[data-card]")
+  )) {
     if (node.closest(".trick-collect")) continue;
     rects.set(node.dataset.card, node.getBoundingClientRect());
   }
   return rects;
 }
 
+/**
+ * @param {HTMLElement} node
+ * @param {DOMRect | null | undefined} from
+ */
 export function glide(node, from) {
   if (reducedMotion() || !from) return;
   const to = node.getBoundingClientRect();
@@ -112,12 +132,16 @@ export function glide(node, from) {
 // --- Screen readers -----------------------------------------------------------------------------
 
 export class Announcer {
+  /** @param {HTMLElement} node */
   constructor(node) {
     this.node = node;
+    /** @type {string[]} */
     this.queue = [];
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
   }
 
+  /** @param {string} text */
   say(text) {
     if (!text) return;
     this.queue.push(text);

@@ -1,32 +1,49 @@
+// @ts-check
 // The rating change on the end-of-match screen (docs/protocol.md § rating). The `rating`
 // message arrives once the rating task has run; a page opened after that asks the ladder
 // (/ladder/matches/<id>/ratings/) instead.
-import { el, fmt } from "./view.js";
+import { el } from "./dom.js";
+import { fmt } from "./text.js";
 
+/** @typedef {import("./protocol.js").StateFrame} StateFrame */
+/** @typedef {import("./protocol.js").RatingFrame} RatingFrame */
+/** @typedef {import("./protocol.js").RatingChange} RatingChange */
+
+/** @param {number} delta */
 function signed(delta) {
   if (delta > 0) return `+${delta}`;
   if (delta < 0) return `−${-delta}`;
   return "±0";
 }
 
+/**
+ * @param {number} value
+ * @param {boolean} provisional
+ */
 function shown(value, provisional) {
   return provisional ? `${value}?` : String(value);
 }
 
 export class RatingChanges {
+  /** @param {boolean} rated */
   constructor(rated) {
     this.rated = rated; // the table page says whether this table counts for the ladder
-    this.changes = new Map(); // match id → the changes of its `rating` message
+    /** @type {Map<number, RatingChange[]>} match id → the changes of its `rating` message */
+    this.changes = new Map();
+    /** @type {Set<number>} */
     this.asked = new Set();
   }
 
+  /** @param {RatingFrame} message */
   take(message) {
     this.changes.set(message.match, message.changes);
   }
 
   // For a page opened after the message went out: the ladder knows.
+  /** @param {number | null} matchId */
   async load(matchId) {
-    if (!this.rated || this.changes.has(matchId) || this.asked.has(matchId)) return false;
+    if (matchId === null || !this.rated || this.changes.has(matchId) || this.asked.has(matchId))
+      return false;
     this.asked.add(matchId);
     try {
       const answer = await fetch(`/ladder/matches/${matchId}/ratings/`, {
@@ -43,9 +60,11 @@ export class RatingChanges {
   }
 
   // Fill the result dialog's box, if that dialog is open.
+  /** @param {StateFrame | null} state */
   render(state) {
     const box = document.getElementById("rating-change");
-    if (!box || !state || !state.result || state.result.reason === "cancelled") return;
+    if (!box || !state || state.match === null || !state.result) return;
+    if (state.result.reason === "cancelled") return;
     const changes = this.changes.get(state.match);
     box.replaceChildren();
     if (!this.rated) {

@@ -1,12 +1,24 @@
+// @ts-check
 // What happened between two snapshots, in sentences for the screen-reader live region
 // ("bob played the queen of hearts", "Your turn") and cues for the sounds.
 import { cardName, suitName } from "./cards.js";
-import { callText, fmt, seatName } from "./view.js";
+import { callText, fmt, seatName } from "./text.js";
 
+/** @typedef {import("./protocol.js").StateFrame} StateFrame */
+/** @typedef {import("./protocol.js").Play} Play */
+
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * @param {StateFrame} state
+ * @param {Play} play
+ */
 function played(state, play) {
   const call = callText(play);
   const card = cardName(play.card);
@@ -16,8 +28,15 @@ function played(state, play) {
     : fmt(gettext("%(name)s played the %(card)s."), { name, card });
 }
 
+/**
+ * @param {StateFrame | null} previous
+ * @param {StateFrame} state
+ * @returns {{lines: string[], cues: Set<string>}}
+ */
 export function story(previous, state) {
+  /** @type {string[]} */
   const lines = [];
+  /** @type {Set<string>} */
   const cues = new Set();
   const view = state.view;
   const me = state.seat;
@@ -51,9 +70,10 @@ export function story(previous, state) {
   }
 
   // Bids (classic Joker) and the spel/pass contract (Japanese Whist).
-  if (view.bids && before.bids && view.hand_number === before.hand_number) {
+  const bidsBefore = before.bids;
+  if (view.bids && bidsBefore && view.hand_number === before.hand_number) {
     view.bids.forEach((bid, seat) => {
-      if (bid !== null && before.bids[seat] === null) {
+      if (bid !== null && bidsBefore[seat] === null) {
         lines.push(fmt(gettext("%(name)s bid %(bid)s."), { name: seatName(state, seat), bid }));
       }
     });
@@ -61,7 +81,7 @@ export function story(previous, state) {
   if (view.contract && view.contract !== before.contract) {
     lines.push(
       fmt(gettext("%(name)s declared %(contract)s."), {
-        name: seatName(state, view.forehand),
+        name: seatName(state, view.forehand || 0),
         contract: view.contract === "spel" ? gettext("spel") : gettext("pass"),
       }),
     );
@@ -72,7 +92,7 @@ export function story(previous, state) {
   const last = view.last_trick;
   let fresh = [];
   const trickDone = Boolean(last && !same(last, before.last_trick));
-  if (trickDone) {
+  if (trickDone && last) {
     const done = last.plays.filter((p) => !seen.has(p.card));
     for (const play of done) lines.push(played(state, play));
     lines.push(fmt(gettext("%(name)s won the trick."), { name: seatName(state, last.winner) }));
@@ -107,13 +127,14 @@ export function story(previous, state) {
     });
   }
 
-  const wasMyTurn = previous.status === "playing" && me !== null && before.to_act === me;
+  const was = /** @type {StateFrame} */ (previous);
+  const wasMyTurn = was.status === "playing" && me !== null && before.to_act === me;
   const moved = trickDone || view.phase !== before.phase || view.hand_number !== before.hand_number;
   if (myTurn && (!wasMyTurn || moved)) {
     lines.push(gettext("Your turn."));
     cues.add("turn");
   }
-  if (state.status !== "playing" && previous.status === "playing") {
+  if (state.status !== "playing" && was.status === "playing") {
     lines.push(gettext("The match is over."));
   }
   return { lines, cues };

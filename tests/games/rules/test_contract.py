@@ -220,7 +220,7 @@ def _jw_deals(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
         "hands": [order[40:46], order[46:52]],
         "scores": [min(score, target - 1) for score in scores],
     }
-    return deal, {"game": draw(st.sampled_from(("trumps", "spel_pass"))), "points": target}
+    return deal, {"variant": draw(st.sampled_from(("trumps", "spel_pass"))), "points": target}
 
 
 def _jw_end(options: dict[str, Any], final: Any) -> None:
@@ -314,10 +314,10 @@ SPECS = {
         "japanese_whist",
         FULL_DECK,
         [  # explicit hands draw every target (5, 7, 13, 21); whole matches to 21 are slow
-            {"game": "trumps", "points": 5},
-            {"game": "trumps", "points": 13},
-            {"game": "spel_pass", "points": 7},
-            {"game": "spel_pass", "points": 13},
+            {"variant": "trumps", "points": 5},
+            {"variant": "trumps", "points": 13},
+            {"variant": "spel_pass", "points": 7},
+            {"variant": "spel_pass", "points": 13},
         ],
         _jw_places,
         _jw_hidden_slots,

@@ -150,17 +150,17 @@ def test_game_is_registered_with_its_two_play_options() -> None:
     assert get_game("japanese_whist") is GAME
     assert GAME.name == "japanese_whist"
     assert GAME.num_players == 2
-    assert [spec.name for spec in GAME.option_specs] == ["game", "points"]
-    assert GAME.parse_options(None) == {"game": "trumps", "points": 13}
-    assert GAME.parse_options({"game": "spel_pass", "points": 21}) == {
-        "game": "spel_pass",
+    assert [spec.name for spec in GAME.option_specs] == ["variant", "points"]
+    assert GAME.parse_options(None) == {"variant": "trumps", "points": 13}
+    assert GAME.parse_options({"variant": "spel_pass", "points": 21}) == {
+        "variant": "spel_pass",
         "points": 21,
     }
 
 
 @pytest.mark.parametrize(
     "options",
-    [{"stake": 25}, {"game": "bezi"}, {"points": 10}, {"points": "13"}, {"points": True}],
+    [{"stake": 25}, {"variant": "bezi"}, {"points": 10}, {"points": "13"}, {"points": True}],
 )
 def test_unknown_options_and_values_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptions):
@@ -240,7 +240,7 @@ def test_an_opponents_face_up_card_is_named_as_the_opponents() -> None:
 
 
 def test_state_round_trips_through_to_dict() -> None:
-    state = GAME.new_match({"game": "spel_pass", "points": 5}, "round trip")
+    state = GAME.new_match({"variant": "spel_pass", "points": 5}, "round trip")
     while not state.is_over:
         assert GAME.from_dict(json.loads(json.dumps(state.to_dict()))) == state
         state = state.apply(auto_action(state))
@@ -465,7 +465,7 @@ def test_jw_14_the_match_ends_when_a_player_reaches_the_target(points: int) -> N
 
 
 def test_jw_15_spel_or_pass_has_no_trump_and_a_declaration_instead() -> None:
-    state = GAME.from_deal(build_deal(), {"game": "spel_pass"})
+    state = GAME.from_deal(build_deal(), {"variant": "spel_pass"})
     assert state.phase is Phase.DECLARE and state.to_act == F
     assert state.view(G)["trump"] is None  # null from the start
     assert state.legal_actions() == [
@@ -688,7 +688,7 @@ def test_w_15_dealer_alternation() -> None:
     [((10, 16), (0, 3)), ((15, 11), (4, 0)), ((13, 13), (0, 0))],
 )
 def test_w_16_spel_made_failed(tricks: tuple[int, int], points: tuple[int, int]) -> None:
-    state = GAME.from_deal(build_deal(), {"game": "spel_pass"})
+    state = GAME.from_deal(build_deal(), {"variant": "spel_pass"})
     state = state.apply({"type": "declare", "contract": "spel"})
     ended = play_to(state, tricks)
     assert tuple(ended.scores) == points
@@ -697,7 +697,7 @@ def test_w_16_spel_made_failed(tricks: tuple[int, int], points: tuple[int, int])
 
 @pytest.mark.parametrize(("tricks", "points"), [((16, 10), (0, 3)), ((8, 18), (5, 0))])
 def test_w_17_pass(tricks: tuple[int, int], points: tuple[int, int]) -> None:
-    state = GAME.from_deal(build_deal(), {"game": "spel_pass"})
+    state = GAME.from_deal(build_deal(), {"variant": "spel_pass"})
     state = state.apply({"type": "declare", "contract": "pass"})
     ended = play_to(state, tricks)
     assert tuple(ended.scores) == points
@@ -705,7 +705,7 @@ def test_w_17_pass(tricks: tuple[int, int], points: tuple[int, int]) -> None:
 
 def test_w_18_variant_has_no_trump() -> None:
     deal = build_deal(ups={F: {0: "AC"}, G: {0: "2H"}}, avoid={(G, "up"): "C"})
-    state = start(deal, game="spel_pass")
+    state = start(deal, variant="spel_pass")
     assert state.trump is None
     state = play(state, "AC")
     assert "2H" in legal_cards(state)
