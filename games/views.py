@@ -15,6 +15,7 @@ from accounts.access import client_ip
 from accounts.middleware import request_player
 from accounts.selectors import friends_of
 from core.errors import ServiceError
+from social import selectors as social
 
 from . import access, selectors
 from .catalog import GAME_TITLES, describe_options
@@ -36,8 +37,9 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         more_query = urlencode(
             {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
         )
+    flagged = social.low_completion(s.player_id for t in page.tables for s in t.seats.all())
     context = {
-        "tables": [lobby_entry(table) for table in page.tables],
+        "tables": [lobby_entry(table, flagged) for table in page.tables],
         "table_count": page.count,
         "more_query": more_query,
         "before": before,
@@ -45,6 +47,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "games": GAME_TITLES.items(),
         "friends_online": selectors.friends_online(player),
         "active_seat": selectors.active_seat(player),
+        "cooldown_notice": social.cooldown_notice(player),
     }
     return render(request, "games/lobby.html", context)
 
@@ -102,6 +105,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "invitable": invitable,
         "online_ids": {f["id"] for f in selectors.friends_online(player)},
         "join_form": JoinForm(),
+        **social.table_page_context(player, table, seats),
     }
     return render(request, "games/table.html", context)
 

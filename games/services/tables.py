@@ -23,6 +23,7 @@ from accounts.models import Friendship, Player
 from accounts.selectors import wallet_of
 from accounts.services import InsufficientCoins, Stake, wallet_stake
 from core.errors import ServiceError
+from social.services import blocks, cooldowns
 
 from .. import access, realtime
 from ..catalog import GAME_TITLES, STAKES
@@ -42,6 +43,7 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
             gettext("Guests play free tables only. Sign up to play for Domino Coin."),
             code="guest_coins",
         )
+    cooldowns.require_may_sit(player)  # a quitter's cool-down (issue 17)
     current = Seat.objects.filter(player=player, active=True).select_related("table").first()
     if current is not None:
         raise ServiceError(
@@ -187,6 +189,7 @@ def table_join(
                 gettext("Guests play free tables only. Sign up to play for Domino Coin."),
                 code="guest_coins",
             )
+        access.require_available(player, table)  # hidden from them by a block
         _check_access(table, player, password, client_ip)
         _check_can_sit(player, table.stake)
         position = min(set(range(table.seats_total)) - taken)
@@ -257,6 +260,7 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
         friend = Player.objects.filter(pk=friend_id).first()
         if friend is None or not Friendship.objects.filter(player=inviter, friend=friend).exists():
             raise ServiceError(gettext("You can invite only your friends."), code="not_friend")
+        blocks.require_not_blocked(sender=inviter, target=friend)
         if table.seats.filter(player=friend).exists():
             raise ServiceError(
                 gettext("%(name)s is already at this table.") % {"name": friend.name}, code="seated"
