@@ -15,9 +15,8 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from core.errors import ServiceError
-
 from accounts.models import Friendship, Player
+from core.errors import ServiceError
 from social.models import Block
 
 from .models import Invitation, Seat, Table

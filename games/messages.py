@@ -154,7 +154,8 @@ def _clean_text(value: Any, limit: int, name: str) -> str:
     text = value.strip()
     if len(text) > limit:
         raise BadMessage(
-            gettext("%(name)r may be at most %(count)s characters.") % {"name": name, "count": limit}
+            gettext("%(name)r may be at most %(count)s characters.")
+            % {"name": name, "count": limit}
         )
     if any(unicodedata.category(char) in ("Cc", "Cs") for char in text):
         raise BadMessage(gettext("%(name)r may not hold control characters.") % {"name": name})

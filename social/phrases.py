@@ -3,8 +3,8 @@ to everyone at the table, guests included (free text is for registered players).
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 PHRASES: dict[str, Promise] = {
     "good_luck": _("Good luck"),

@@ -20,7 +20,7 @@ from .phrases import PHRASES, phrase_text
 from .services.chat import chat_frame, match_over
 from .services.cooldowns import active_cooldown, cooldown_reason
 
-# --- Chat ------------------------------------------------------------------------------------------
+# --- Chat -----------------------------------------------------------------------------------------
 
 
 def chat_history(*, table_id: int, viewer: Player | None, seat: int | None) -> list[dict[str, Any]]:
@@ -76,7 +76,7 @@ def table_chat(*, table_id: int) -> list[LogLine]:
     ]
 
 
-# --- Blocks ----------------------------------------------------------------------------------------
+# --- Blocks ---------------------------------------------------------------------------------------
 
 
 def blocked_players(player: Player) -> list[Player]:
@@ -89,12 +89,10 @@ def blocked_among(player: Player | None, player_ids: Iterable[int]) -> list[Play
     if player is None:
         return []
     ids = list(player_ids)
-    return list(
-        Player.objects.filter(pk__in=ids, blocked_by__blocker=player).order_by("name")
-    )
+    return list(Player.objects.filter(pk__in=ids, blocked_by__blocker=player).order_by("name"))
 
 
-# --- Pages ---------------------------------------------------------------------------------------
+# --- Pages ----------------------------------------------------------------------------------------
 
 
 def cooldown_notice(player: Player | None) -> str:
@@ -113,11 +111,13 @@ def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -
         "chat_max_length": settings.CHAT_MAX_LENGTH,
         "blocked_here": blocked_among(player, seated),
         "low_completion_ids": low_completion(seated),
-        "reportable": [seat.player for seat in seats if player is None or seat.player_id != player.pk],
+        "reportable": [
+            seat.player for seat in seats if player is None or seat.player_id != player.pk
+        ],
     }
 
 
-# --- Reputation ------------------------------------------------------------------------------------
+# --- Reputation -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -149,9 +149,7 @@ def _seat_counts(player_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
     rows = (
         Seat.objects.filter(player_id__in=list(player_ids), table__match__isnull=False)
         .annotate(excused=Exists(excused))
-        .filter(
-            Q(forfeited=True, excused=False) | Q(table__match__status=Match.Status.FINISHED)
-        )
+        .filter(Q(forfeited=True, excused=False) | Q(table__match__status=Match.Status.FINISHED))
         .values("player_id")
         .annotate(
             started=Count("pk"),
@@ -165,7 +163,10 @@ def reputation(player: Player) -> Reputation:
     started, completed = _seat_counts([player.pk]).get(player.pk, (0, 0))
     since = timezone.now() - timedelta(days=settings.REPUTATION_WINDOW_DAYS)
     recent = Forfeit.objects.filter(
-        player=player, excused=False, created_at__gte=since, reason__in=("left", "abandoned", "absent")
+        player=player,
+        excused=False,
+        created_at__gte=since,
+        reason__in=("left", "abandoned", "absent"),
     ).count()
     return Reputation(started=started, completed=completed, recent_forfeits=recent)
 

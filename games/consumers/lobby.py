@@ -19,13 +19,12 @@ from accounts.services import player_seen
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.pool import run_db
 from core.websocket import GuardedJsonConsumer
+from social.selectors import low_completion
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..forms import lobby_filters
 from ..selectors import friends_online, lobby_page
-from social.selectors import low_completion
-
 from ..services.lobby import lobby_entry
 
 

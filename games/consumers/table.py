@@ -24,11 +24,10 @@ from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.errors import ServiceError
 from core.pool import run_db, run_db_unsent
 from core.websocket import GuardedJsonConsumer
-
-from .. import realtime
 from social import selectors as social_selectors
 from social.services import chat, moderation
 
+from .. import realtime
 from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Sync, decode
 from ..models import Match
 from ..services import moves, presence, rematch

@@ -162,7 +162,9 @@ def server_beat(*, server_name: str, now: datetime | None = None) -> bool:
 def server_stop(*, server_name: str) -> None:
     """A process shutting down cleanly takes its heartbeat row with it."""
     lost = set(
-        TableConnection.objects.filter(server__name=server_name).values_list("table_id", "player_id")
+        TableConnection.objects.filter(server__name=server_name).values_list(
+            "table_id", "player_id"
+        )
     )
     LiveServer.objects.filter(name=server_name).delete()
     server_lost(lost, now=timezone.now())

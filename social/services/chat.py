@@ -51,9 +51,7 @@ def muted_until(player: Player, now: datetime) -> datetime | None:
     )
 
 
-def _check_sender(player: Player | None, phrase: str, text: str, now: datetime) -> None:
-    if player is None:
-        raise ServiceError(gettext("Play as a guest or log in to chat."), code="chat_anonymous")
+def _check_sender(player: Player, phrase: str, text: str, now: datetime) -> None:
     if text and player.is_guest:
         raise ServiceError(
             gettext("Guests can send the preset phrases only. Sign up to write your own."),
@@ -90,11 +88,12 @@ def chat_send(
 ) -> ChatMessage:
     """Store one line and publish it after commit to the sockets that may read it."""
     now = now or timezone.now()
+    if player is None:
+        raise ServiceError(gettext("Play as a guest or log in to chat."), code="chat_anonymous")
     _check_sender(player, phrase, text, now)
-    assert player is not None
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.status == Table.Status.CANCELLED:
-        raise ServiceError(gettext("This table was cancelled."), code="cancelled")
+    if table is None:
+        raise ServiceError(gettext("There is no such table."), code="no_table")
     seat = (
         Seat.objects.filter(table=table, player=player).values_list("position", flat=True).first()
     )

@@ -28,7 +28,7 @@ from ..models import Cooldown, Forfeit, ServerLapse
 COUNTED_REASONS = ("left", "abandoned", "absent")
 
 
-# --- The server's part -----------------------------------------------------------------------------
+# --- The server's part ----------------------------------------------------------------------------
 
 
 def server_lost(lost: Iterable[tuple[int, int | None]], *, now: datetime) -> None:
@@ -57,7 +57,7 @@ def lapse_clear(*, table_id: int, player: Player | None) -> None:
         ServerLapse.objects.filter(table_id=table_id, player=player).delete()
 
 
-# --- Forfeits and cool-downs -----------------------------------------------------------------------
+# --- Forfeits and cool-downs ----------------------------------------------------------------------
 
 
 def forfeit_recorded(

@@ -43,7 +43,9 @@ def report_create(
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, table=table).first()
         if message is None:
-            raise ServiceError(gettext("There is no such message at this table."), code="no_message")
+            raise ServiceError(
+                gettext("There is no such message at this table."), code="no_message"
+            )
         player_id = message.sender_id
     at_table = Q(seats__table=table) | Q(chat_messages__table=table)
     reported = Player.objects.filter(at_table, pk=player_id).distinct().first()
