@@ -116,6 +116,12 @@ function render(table) {
     " · ",
     interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
   );
+  if ((table.low_completion || []).includes(table.creator)) {
+    // The same badge as the page's (templates/social/_badge.html): issue 17's reputation.
+    const badge = el("span", "badge low-completion", gettext("often leaves"));
+    badge.title = gettext("Finishes fewer than 80% of the matches they start");
+    meta.append(" ", badge);
+  }
   const link = el(
     "a",
     "button small",

@@ -3,6 +3,7 @@
 // table/story.js (what screen readers hear), table/feel.js (sound, motion, preferences).
 import { Dialogs } from "./table/dialogs.js";
 import { TableClient } from "./table/client.js";
+import { TableChat } from "./table/chat.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
@@ -74,8 +75,11 @@ function boot(root) {
     ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
   }
 
+  // The chat panel's hook (issue 17): it takes the chat frames before anything else sees them.
+  const chat = TableChat.mount(document.getElementById("chat"), (message) => client.send(message));
   client = new TableClient(tableId, {
     onState(state, previous) {
+      if (chat) chat.receive(state);
       view.render(state, previous);
       view.tools.result.hidden = !state.result;
       const { lines, cues } = story(previous, state);
@@ -106,6 +110,7 @@ function boot(root) {
       view.renderPresence(state);
     },
     onEvent(message) {
+      if (chat && chat.receive(message)) return;
       if (message.type === "error") {
         view.showError(message.message || gettext("The server refused that."));
       } else if (message.type === "rematch") {
