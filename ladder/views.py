@@ -21,6 +21,7 @@ from accounts.models import Player
 from games import access
 from games.catalog import GAME_TITLES
 from games.models import Match
+from social import selectors as social_selectors
 
 from . import chart, selectors
 
@@ -101,6 +102,8 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
         "record": selectors.player_record(player=shown),
+        "reputation": social_selectors.reputation(shown),
+        "reputation_days": settings.REPUTATION_WINDOW_DAYS,
         "recent": selectors.recent_matches(player=shown),
         **_rules(),
     }

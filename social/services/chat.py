@@ -63,7 +63,7 @@ def _check_sender(player: Player, phrase: str, text: str, now: datetime) -> None
     if until is not None:
         raise ServiceError(
             gettext("A moderator muted your chat until %(time)s UTC.")
-            % {"time": formats.date_format(until, "DATETIME_FORMAT")},
+            % {"time": formats.date_format(until, "Y-m-d H:i")},
             code="chat_muted",
         )
     window = now - timedelta(seconds=settings.CHAT_RATE_SECONDS)

@@ -128,7 +128,7 @@ def cooldown_reason(cooldown: Cooldown) -> str:
     ) % {
         "count": cooldown.quits,
         "hours": f"{settings.COOLDOWN_WINDOW_HOURS:g}",
-        "time": formats.date_format(cooldown.until, "DATETIME_FORMAT"),
+        "time": formats.date_format(cooldown.until, "Y-m-d H:i"),
     }
 
 
