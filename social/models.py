@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Player
 from games.models import Match, Table
@@ -63,7 +64,7 @@ class Report(models.Model):
     with the table's chat log."""
 
     class Status(models.TextChoices):
-        OPEN = "open", _("Open")
+        OPEN = "open", pgettext_lazy("report status", "Open")
         RESOLVED = "resolved", _("Resolved")
 
     reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="reports_made")

@@ -119,7 +119,7 @@ function render(table) {
   if ((table.low_completion || []).includes(table.creator)) {
     // The same badge as the page's (templates/social/_badge.html): issue 17's reputation.
     const badge = el("span", "badge low-completion", gettext("often leaves"));
-    badge.title = gettext("Finishes fewer than 80% of the matches they start");
+    badge.title = gettext("Finishes fewer than four in five of the matches they start");
     meta.append(" ", badge);
   }
   const link = el(
