@@ -182,7 +182,7 @@ def _report(data: dict[str, Any]) -> Report:
     _check_keys(data, set(), {"player", "message", "reason"})
     if ("player" in data) == ("message" in data):
         raise BadMessage(gettext("'report' names a 'player' or a 'message', one of them."))
-    about = data.get("player", data.get("message"))
+    about: Any = data.get("player", data.get("message"))
     if not _is_int(about) or not 0 < about < 2**63:
         raise BadMessage(gettext("'player' and 'message' are ids."))
     reason = _clean_text(data.get("reason", ""), MAX_REPORT_REASON, "reason")

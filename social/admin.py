@@ -31,25 +31,27 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+REPORT_FACTS = (
+    "reporter",
+    "reported",
+    "table",
+    "match",
+    "message",
+    "reason",
+    "created_at",
+    "resolved_at",
+    "chat_log",
+)
+
+
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
     list_display = ["pk", "created_at", "status", "reporter", "reported", "table", "excerpt"]
     list_filter = ["status", "created_at"]
     search_fields = ["reporter__name", "reported__name", "=table__id", "reason"]
     list_select_related = ["reporter", "reported", "table", "message"]
-    fields = [
-        "status",
-        "reporter",
-        "reported",
-        "table",
-        "match",
-        "message",
-        "reason",
-        "created_at",
-        "resolved_at",
-        "chat_log",
-    ]
-    readonly_fields = [f for f in fields if f != "status"]
+    readonly_fields = REPORT_FACTS
+    fields = ("status", *REPORT_FACTS)
     actions = ["mute_for_a_day", "mute_for_a_week", "ban_reported", "resolve"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

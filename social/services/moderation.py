@@ -47,6 +47,8 @@ def report_create(
                 gettext("There is no such message at this table."), code="no_message"
             )
         player_id = message.sender_id
+    if player_id is None:
+        raise ServiceError(gettext("That player is not at this table."), code="no_player")
     at_table = Q(seats__table=table) | Q(chat_messages__table=table)
     reported = Player.objects.filter(at_table, pk=player_id).distinct().first()
     if reported is None:
