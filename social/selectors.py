@@ -55,15 +55,21 @@ class LogLine:
     message_id: int
 
 
-def match_chat(*, match: Match) -> list[LogLine]:
-    """Everything said at the match's table, in order, for its replay (the match is over: both
-    channels)."""
-    return table_chat(table_id=match.table_id)
+def match_chat(*, match: Match, viewer: Player | None = None) -> list[LogLine]:
+    """What was said at the match's table, in order, for its replay page (include
+    ``social/_match_chat.html`` with ``chat_lines``): both channels, as the match is over, less
+    the lines of players the viewer blocked. A match still being played shows nothing here (its
+    chat is on the table socket)."""
+    if match.status == Match.Status.PLAYING:
+        return []
+    return table_chat(table_id=match.table_id, viewer=viewer)
 
 
-def table_chat(*, table_id: int) -> list[LogLine]:
-    """Everything said at a table, in order, for moderators and the replay."""
+def table_chat(*, table_id: int, viewer: Player | None = None) -> list[LogLine]:
+    """Everything said at a table, in order, for moderators (no viewer) and the replay."""
     lines = ChatMessage.objects.filter(table_id=table_id).select_related("sender")
+    if viewer is not None:
+        lines = lines.exclude(sender__in=Block.objects.filter(blocker=viewer).values("blocked"))
     return [
         LogLine(
             at=line.created_at,

@@ -7,13 +7,16 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from core.errors import ServiceError
 from games.models import Match, Seat, Table
 from games.services import tables
+from games.services.matches import match_cancel
 from social.models import Report, Sanction
-from social.services import chat, moderation
+from social.selectors import match_chat
+from social.services import blocks, chat, moderation
 from tests.games.test_live_support import start_table
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +118,22 @@ def test_a_ban_frees_a_seat_at_an_open_table(alice, bob):
     assert not Seat.objects.filter(player=bob).exists()
     assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
     assert Sanction.objects.get().kind == Sanction.Kind.BAN
+
+
+def test_the_replays_chat_has_both_channels_once_over_less_the_viewers_blocks(alice, bob, eve):
+    table = start_table("japanese_joker", [alice, bob])
+    match = Match.objects.get(table=table)
+    chat.chat_send(table_id=table.pk, player=alice, phrase="good_luck")
+    chat.chat_send(table_id=table.pk, player=eve, text="<i>go bob</i>")
+    assert match_chat(match=match) == []  # still being played: the socket's business
+    match_cancel(match_id=match.pk)
+    match.refresh_from_db()
+    lines = match_chat(match=match)
+    assert [(line.name, line.channel, line.text) for line in lines] == [
+        ("alice", "players", "Good luck"),
+        ("eve", "spectators", "<i>go bob</i>"),
+    ]
+    blocks.block_player(blocker=bob, blocked_id=eve.pk)
+    assert [line.name for line in match_chat(match=match, viewer=bob)] == ["alice"]
+    html = render_to_string("social/_match_chat.html", {"chat_lines": lines})
+    assert "&lt;i&gt;go bob&lt;/i&gt;" in html and "eve (watching)" in html
