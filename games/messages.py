@@ -167,7 +167,7 @@ def _chat(data: dict[str, Any]) -> Chat:
     if ("phrase" in data) == ("text" in data):
         raise BadMessage(gettext("'chat' takes a 'phrase' or a 'text', one of them."))
     if "phrase" in data:
-        if data["phrase"] not in PHRASES:
+        if not isinstance(data["phrase"], str) or data["phrase"] not in PHRASES:
             raise BadMessage(
                 gettext("'phrase' must be one of %(phrases)s.") % {"phrases": ", ".join(PHRASES)}
             )

@@ -143,6 +143,8 @@ async def test_guests_send_phrases_only_and_visitors_nothing(alice, guest_client
         ({"text": "bell\x07"}, "control"),
         ({"text": 5}, "must be text"),
         ({"phrase": "gg_ez"}, "must be one of"),
+        ({"phrase": ["thanks"]}, "must be one of"),
+        ({"text": "\ud800"}, "control"),
         ({"phrase": "thanks", "text": "thanks"}, "one of them"),
         ({}, "one of them"),
         ({"text": "hi", "html": "<b>"}, "does not take html"),
