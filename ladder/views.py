@@ -104,6 +104,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "record": selectors.player_record(player=shown),
         "reputation": social_selectors.reputation(shown),
         "reputation_days": settings.REPUTATION_WINDOW_DAYS,
+        "blocked_by_viewer": bool(viewer and social_selectors.blocked_among(viewer, [shown.pk])),
         "recent": selectors.recent_matches(player=shown),
         **_rules(),
     }

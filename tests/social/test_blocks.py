@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from accounts.models import FriendRequest, Friendship
 from accounts.services import friend_request_accept, friend_request_send
+from config.asgi import application
 from core.errors import ServiceError
 from games import access, selectors
 from games.services import tables
@@ -129,10 +131,6 @@ def test_the_friends_page_lists_blocks_and_blocks_and_unblocks(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_lobby_socket_of_the_blocked_never_hears_of_the_blockers_table(alice, bob, carol):
-    from channels.testing import WebsocketCommunicator
-
-    from config.asgi import application
-
     await sync_to_async(blocks.block_player)(blocker=alice, blocked_id=bob.pk)
     lobbies = {}
     for player in (bob, carol):
@@ -150,3 +148,12 @@ async def test_a_lobby_socket_of_the_blocked_never_hears_of_the_blockers_table(a
     assert removed["type"] == "table_removed" and removed["id"] == table.pk
     for lobby in lobbies.values():
         await lobby.disconnect()
+
+
+def test_a_profile_has_a_block_button_that_turns_into_unblock(alice, bob):
+    client = client_for(alice)
+    assert "Block bob" in client.get("/players/bob/").content.decode()
+    client.post("/friends/block/", {"player": bob.pk})
+    page = client.get("/players/bob/").content.decode()
+    assert "Unblock bob" in page and "Block bob" not in page.replace("Unblock bob", "")
+    assert "Block" not in client.get("/players/alice/").content.decode().split("Ratings")[0]

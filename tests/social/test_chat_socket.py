@@ -4,10 +4,12 @@ blocks, reports, and a ban closing the banned player's sockets at once."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.models import Player
 from games.models import Match
@@ -172,10 +174,6 @@ async def test_the_sixth_line_in_ten_seconds_is_refused(table, alice, settings):
 
 
 async def test_a_muted_player_cannot_chat_until_the_mute_ends(table, alice):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     until = timezone.now() + timedelta(hours=1)
     await sync_to_async(moderation.chat_mute)(player=alice, until=until, reason="spam")
     sock = await _open(table.pk, alice)
