@@ -97,23 +97,27 @@ def chat_mute(
 def account_ban(
     *, player: Player, by: Any = None, reason: str = "", report: Report | None = None
 ) -> Sanction:
-    """Deactivate the account: its sockets close at once (``accounts.sockets``), a seat in a
-    match forfeits, a seat at an open table is given up."""
+    """Deactivate the account: its sockets close at once (``accounts.sockets``), and its seat is
+    given up or forfeited (``social.signals``, which any deactivation triggers)."""
     if player.user is None:
         raise ServiceError(gettext("A guest has no account to ban."), code="guest")
     with transaction.atomic():
         user = player.user
         user.is_active = False
         user.save(update_fields=["is_active"])
-        sanction = Sanction.objects.create(
+        return Sanction.objects.create(
             player=player, kind=Sanction.Kind.BAN, by=by, reason=reason[:MAX_REASON], report=report
         )
+
+
+def seats_release(player: Player) -> None:
+    """A deactivated player's seat: given up at an open table, forfeited in a match. Run by
+    ``social.signals`` whenever an account is deactivated; twice changes nothing."""
     seat = Seat.objects.filter(player=player, active=True).select_related("table").first()
     if seat is not None and seat.table.status == Table.Status.OPEN:
         table_leave(player=player, table_id=seat.table_id)
     elif seat is not None:
         _forfeit_banned(seat.table_id, player)
-    return sanction
 
 
 def _forfeit_banned(table_id: int, player: Player) -> None:

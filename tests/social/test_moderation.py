@@ -137,3 +137,12 @@ def test_the_replays_chat_has_both_channels_once_over_less_the_viewers_blocks(al
     assert [line.name for line in match_chat(match=match, viewer=bob)] == ["alice"]
     html = render_to_string("social/_match_chat.html", {"chat_lines": lines})
     assert "&lt;i&gt;go bob&lt;/i&gt;" in html and "eve (watching)" in html
+
+
+def test_deactivating_the_user_in_the_user_admin_forfeits_the_seat_too(alice, bob, admin_client):
+    table = start_table("japanese_joker", [alice, bob])
+    user = bob.user
+    user.is_active = False
+    user.save()
+    assert Seat.objects.get(table=table, player=bob).forfeited
+    assert Match.objects.get(table=table).status == Match.Status.FINISHED
