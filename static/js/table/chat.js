@@ -117,7 +117,8 @@ export class TableChat {
         this.reported();
         return true;
       case "state":
-        if (this.railNote) this.railNote.hidden = !(message.seat === null && message.status === "playing");
+        // A spectator during the match: their lines reach the other spectators only.
+        this.railNote.hidden = !(message.seat === null && message.status === "playing");
         return false;
       case "error":
         if (
@@ -141,9 +142,10 @@ export class TableChat {
     if (line.channel === "spectators") item.classList.add("chat-rail");
     const name = document.createElement("span");
     name.className = "chat-name";
-    name.textContent = line.channel === "spectators"
-      ? interpolate(gettext("%(name)s (watching)"), { name: line.from.name }, true)
-      : line.from.name;
+    name.textContent =
+      line.channel === "spectators"
+        ? interpolate(gettext("%(name)s (watching)"), { name: line.from.name }, true)
+        : line.from.name;
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = line.text;
