@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import ServiceError
+from social import selectors as social_selectors
 
 from . import selectors, services
 from .forms import FriendRequestForm
@@ -70,6 +71,7 @@ def friends(request: HttpRequest) -> HttpResponse:
         "friends": selectors.friends_of(player),
         "incoming": selectors.incoming_requests(player),
         "outgoing": selectors.outgoing_requests(player),
+        "blocked": social_selectors.blocked_players(player),
     }
     return render(request, "accounts/friends.html", context, status=400 if form.errors else 200)
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("social.urls")),
     path("", include("games.urls")),
     path("help/", include("games.help_urls")),
     path("ladder/", include("ladder.urls")),

@@ -5,13 +5,19 @@ friends-only table's lobby events go to).
 Public and password tables are seen by everyone. A friends-only table is seen by its creator,
 the creator's friends, the invited and the seated; it is joined by the creator's friends and
 the invited (a password table by the invited or with its password).
+
+A table made by, or seating, someone who blocked a player is not available to that player
+(unless they sit there themselves): hidden in the lobby, its page and its seats refused.
 """
 
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from accounts.models import Friendship, Player
+from core.errors import ServiceError
+from social.models import Block
 
 from .models import Invitation, Seat, Table
 
@@ -22,13 +28,31 @@ def visible_to(player: Player | None) -> Q:
     if player is None:
         return open_to_all
     # Subqueries rather than joins: a join on invitations or seats would repeat tables.
+    seated = Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
     return (
         open_to_all
         | Q(creator=player)
         | Q(creator_id__in=Friendship.objects.filter(friend=player).values("player_id"))
         | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
-        | Q(pk__in=Seat.objects.filter(player=player).values("table_id"))
+        | seated
+    ) & (seated | ~_blocked_out(player))
+
+
+def _blocked_out(player: Player) -> Q:
+    """Tables made by, or seating, someone who blocked ``player``."""
+    blockers = Block.objects.filter(blocked=player).values("blocker_id")
+    return Q(creator_id__in=blockers) | Q(
+        pk__in=Seat.objects.filter(player_id__in=blockers).values("table_id")
     )
+
+
+def shut_out(table: Table) -> set[int]:
+    """The players a table is not available to: blocked by its creator or by someone seated
+    (those seated there themselves keep it)."""
+    seated = set(Seat.objects.filter(table=table).values_list("player_id", flat=True))
+    blockers = {table.creator_id, *seated}
+    blocked = Block.objects.filter(blocker_id__in=blockers).values_list("blocked_id", flat=True)
+    return set(blocked) - seated
 
 
 def audience(table: Table) -> set[int] | None:
@@ -40,12 +64,19 @@ def audience(table: Table) -> set[int] | None:
     )
     invited = Invitation.objects.filter(table=table).values_list("player_id", flat=True)
     seated = Seat.objects.filter(table=table).values_list("player_id", flat=True)
-    return {table.creator_id, *friends, *invited, *seated}
+    return {table.creator_id, *friends, *invited, *seated} - shut_out(table)
 
 
 def may_see(player: Player | None, table: Table) -> bool:
     """Whether ``player`` may see ``table`` (its page, its socket, its finished matches)."""
     return Table.objects.filter(visible_to(player), pk=table.pk).exists()
+
+
+def require_available(player: Player, table: Table) -> None:
+    """Joining a table of someone who blocked the player is refused in the words the lobby
+    implies (it hides the table): the table is not available."""
+    if Table.objects.filter(_blocked_out(player), pk=table.pk).exists():
+        raise ServiceError(gettext("This table is not available."), code="not_available")
 
 
 def is_invited(player: Player, table: Table) -> bool:

@@ -9,11 +9,15 @@ The reasons are in the active language (the consumer's); what the client sent is
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext, ngettext
+
+from social.phrases import PHRASES
 
 MAX_ACTION_ID = 64
 
@@ -57,7 +61,28 @@ class Rematch:
     type: str = "rematch"
 
 
-Message = Act | Sync | Ping | Leave | Rematch
+@dataclass(frozen=True)
+class Chat:
+    """One chat line: a preset ``phrase`` id or free ``text`` (docs/protocol.md § chat)."""
+
+    phrase: str = ""
+    text: str = ""
+    type: str = "chat"
+
+
+@dataclass(frozen=True)
+class Report:
+    """Report a chat ``message`` (its sender) or a ``player`` at the table to the moderators."""
+
+    player: int | None = None
+    message: int | None = None
+    reason: str = ""
+    type: str = "report"
+
+
+Message = Act | Sync | Ping | Leave | Rematch | Chat | Report
+
+MAX_REPORT_REASON = 500
 
 
 def _is_int(value: Any) -> bool:
@@ -125,6 +150,51 @@ def _rematch(data: dict[str, Any]) -> Rematch:
     return Rematch(accept=accept)
 
 
+def _clean_text(value: Any, limit: int, name: str) -> str:
+    """Text a person wrote: a string of at most ``limit`` characters, without control characters
+    or lone surrogates (which no database stores), trimmed."""
+    if not isinstance(value, str):
+        raise BadMessage(gettext("%(name)r must be text.") % {"name": name})
+    text = value.strip()
+    if len(text) > limit:
+        raise BadMessage(
+            gettext("%(name)r may be at most %(count)s characters.")
+            % {"name": name, "count": limit}
+        )
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in text):
+        raise BadMessage(gettext("%(name)r may not hold control characters.") % {"name": name})
+    return text
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    _check_keys(data, set(), {"phrase", "text"})
+    if ("phrase" in data) == ("text" in data):
+        raise BadMessage(gettext("'chat' takes a 'phrase' or a 'text', one of them."))
+    if "phrase" in data:
+        if not isinstance(data["phrase"], str) or data["phrase"] not in PHRASES:
+            raise BadMessage(
+                gettext("'phrase' must be one of %(phrases)s.") % {"phrases": ", ".join(PHRASES)}
+            )
+        return Chat(phrase=data["phrase"])
+    text = _clean_text(data["text"], settings.CHAT_MAX_LENGTH, "text")
+    if not text:
+        raise BadMessage(gettext("'text' is empty."))
+    return Chat(text=text)
+
+
+def _report(data: dict[str, Any]) -> Report:
+    _check_keys(data, set(), {"player", "message", "reason"})
+    if ("player" in data) == ("message" in data):
+        raise BadMessage(gettext("'report' names a 'player' or a 'message', one of them."))
+    about: Any = data.get("player", data.get("message"))
+    if not _is_int(about) or not 0 < about < 2**63:
+        raise BadMessage(gettext("'player' and 'message' are ids."))
+    reason = _clean_text(data.get("reason", ""), MAX_REPORT_REASON, "reason")
+    if "player" in data:
+        return Report(player=about, reason=reason)
+    return Report(message=about, reason=reason)
+
+
 def _bare(cls: type) -> Any:
     def parse(data: dict[str, Any]) -> Any:
         _check_keys(data, set())
@@ -139,6 +209,8 @@ PARSERS = {
     "ping": _bare(Ping),
     "leave": _bare(Leave),
     "rematch": _rematch,
+    "chat": _chat,
+    "report": _report,
 }
 
 

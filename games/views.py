@@ -15,12 +15,13 @@ from accounts.access import client_ip
 from accounts.middleware import request_player
 from accounts.selectors import friends_of
 from core.errors import ServiceError
+from social import selectors as social
 
 from . import access, selectors
 from .catalog import GAME_TITLES, describe_options
 from .forms import InviteForm, JoinForm, LobbyFilterForm, lobby_filters, table_form_for
 from .models import Table
-from .services import tables
+from .services import invitations, tables
 from .services.lobby import lobby_entry
 
 # The lobby lists this many of the newest matches being played, to watch.
@@ -39,8 +40,9 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         more_query = urlencode(
             {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
         )
+    flagged = social.low_completion(s.player_id for t in page.tables for s in t.seats.all())
     context = {
-        "tables": [lobby_entry(table) for table in page.tables],
+        "tables": [lobby_entry(table, flagged) for table in page.tables],
         "table_count": page.count,
         "more_query": more_query,
         "before": before,
@@ -52,6 +54,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
             lobby_entry(table)
             for table in selectors.matches_being_played(player, limit=BEING_PLAYED_SHOWN)
         ],
+        "cooldown_notice": social.cooldown_notice(player),
     }
     return render(request, "games/lobby.html", context)
 
@@ -109,6 +112,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "invitable": invitable,
         "online_ids": {f["id"] for f in selectors.friends_online(player)},
         "join_form": JoinForm(),
+        **social.table_page_context(player, table, seats),
     }
     return render(request, "games/table.html", context)
 
@@ -173,7 +177,7 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
         friend_id = form.cleaned_data["friend"]
         _act(
             request,
-            lambda p: tables.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
+            lambda p: invitations.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
             _("Invitation sent."),
         )
     return redirect("table", table_id=table_id)

@@ -22,6 +22,7 @@ from accounts.models import Player
 from games import access
 from games.catalog import GAME_TITLES
 from games.models import Match
+from social import selectors as social_selectors
 
 from . import chart, selectors
 
@@ -102,6 +103,9 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
         "record": selectors.player_record(player=shown),
+        "reputation": social_selectors.reputation(shown),
+        "reputation_days": settings.REPUTATION_WINDOW_DAYS,
+        "blocked_by_viewer": bool(viewer and social_selectors.blocked_among(viewer, [shown.pk])),
         "recent": selectors.recent_matches(player=shown, viewer=viewer),
         **_rules(),
     }

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "core", "accounts", "games", "ladder")
+PACKAGES = ("config", "core", "accounts", "games", "ladder", "social")
 
 
 def _module_name(path: Path) -> str:

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ladder",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -306,7 +307,32 @@ LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))
 MATCHES_PAGE_SIZE = int(os.environ.get("MATCHES_PAGE_SIZE", 25))
 # What other apps add to a match page (/matches/<id>/), by name: each is called with the request,
 # the match and its seats and returns HTML (the ladder's rating changes), so games imports none.
-MATCH_PAGE_PANELS: list[str] = env_list("MATCH_PAGE_PANELS", "ladder.views.match_panel")
+MATCH_PAGE_PANELS: list[str] = env_list(
+    "MATCH_PAGE_PANELS", "ladder.views.match_panel,social.views.match_chat_panel"
+)
+
+# --- Chat, blocking, reputation and cool-downs (issue 17; docs/protocol.md § chat) -------------
+
+# Free text in the table chat: at most this long, and this many messages per window per player.
+CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", 200))
+CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", 5))
+CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", 10))
+# A socket opening a table gets at most this many of its latest chat lines.
+CHAT_HISTORY_LIMIT = int(os.environ.get("CHAT_HISTORY_LIMIT", 100))
+# A player who forfeits this many rated or stake matches (leaving or abandoning) within the window
+# may not sit for the next step of COOLDOWN_STEPS_MINUTES; a cool-down within the last
+# COOLDOWN_ESCALATION_DAYS makes the next one a step longer.
+COOLDOWN_QUITS = int(os.environ.get("COOLDOWN_QUITS", 3))
+COOLDOWN_WINDOW_HOURS = float(os.environ.get("COOLDOWN_WINDOW_HOURS", 24))
+COOLDOWN_STEPS_MINUTES: list[int] = [
+    int(step) for step in env_list("COOLDOWN_STEPS_MINUTES", "10,60,1440")
+]
+COOLDOWN_ESCALATION_DAYS = float(os.environ.get("COOLDOWN_ESCALATION_DAYS", 7))
+# Profiles show forfeits of this many days; a completion rate below the threshold (once a player
+# has started REPUTATION_MIN_MATCHES matches) gets a badge beside the name.
+REPUTATION_WINDOW_DAYS = int(os.environ.get("REPUTATION_WINDOW_DAYS", 30))
+REPUTATION_LOW_COMPLETION = float(os.environ.get("REPUTATION_LOW_COMPLETION", 0.8))
+REPUTATION_MIN_MATCHES = int(os.environ.get("REPUTATION_MIN_MATCHES", 3))
 
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------
 

@@ -21,6 +21,7 @@ from accounts.services import player_seen
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.pool import run_db
 from core.websocket import GuardedJsonConsumer
+from social.selectors import low_completion
 
 from .. import realtime
 from ..catalog import GAME_TITLES, describe_options
@@ -40,8 +41,9 @@ def localized(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _page(player: Any, game: str | None, stake: int | None, before: int | None) -> dict[str, Any]:
     page = lobby_page(player, game=game, stake=stake, before=before)
+    flagged = low_completion(seat.player_id for table in page.tables for seat in table.seats.all())
     return {
-        "tables": [lobby_entry(table) for table in page.tables],
+        "tables": [lobby_entry(table, flagged) for table in page.tables],
         "count": page.count,
         "more": page.more,
     }
@@ -105,7 +107,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     # --- Events from services (games.realtime), already meant for this socket's player ---
 
     async def lobby_table(self, event: dict[str, Any]) -> None:
-        if event["table"] is not None:
+        if event["table"] is not None and self.player_id not in event.get("hidden_from", ()):
             await self.send_json({"type": "table", "table": localized(event["table"])})
         else:
             await self.send_json(

@@ -24,9 +24,11 @@ from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.errors import ServiceError
 from core.pool import run_db, run_db_unsent
 from core.websocket import GuardedJsonConsumer
+from social import selectors as social_selectors
+from social.services import chat, moderation
 
 from .. import realtime
-from ..messages import Act, BadMessage, Leave, Ping, Rematch, Sync, decode
+from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Sync, decode
 from ..models import Match
 from ..services import moves, presence, rematch
 from .heartbeat import heartbeat
@@ -87,6 +89,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         self.registered = True
         beat.add(self)
         await self._take(snapshot)
+        await self._chat_history()
 
     async def disconnect(self, code: int) -> None:
         heartbeat().discard(self)
@@ -203,6 +206,50 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             accept=message.accept,
         )
 
+    # --- Chat and reports (social.services; docs/protocol.md § chat) ---------------------------
+
+    async def handle_chat(self, message: Chat) -> None:
+        await self._require_seat()
+        await run_db(
+            chat.chat_send,
+            table_id=self.table_id,
+            player=self.player,
+            phrase=message.phrase,
+            text=message.text,
+        )
+
+    async def handle_report(self, message: Report) -> None:
+        report = await run_db(
+            moderation.report_create,
+            reporter=self.player,
+            table_id=self.table_id,
+            player_id=message.player,
+            message_id=message.message,
+            reason=message.reason,
+        )
+        await self._send({"type": "reported", "id": report.pk})
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """A chat line: a spectators' line never reaches a seat while the match is on (the
+        service sends it to the spectators' group; a socket that just found its seat may still
+        be there), and a line from a player this socket's player blocked never arrives."""
+        if event["rail_only"] and self.seat is not None:
+            return
+        if self.player_id is not None and self.player_id in event["hide_from"]:
+            return
+        await self._send(social_selectors.localized_line(event["frame"]))
+
+    async def _chat_history(self) -> None:
+        lines = await run_db(
+            social_selectors.chat_history,
+            table_id=self.table_id,
+            viewer=self.player,
+            seat=self.seat,
+        )
+        if lines:
+            frames = [social_selectors.localized_line(line) for line in lines]
+            await self._send({"type": "chat_history", "messages": frames})
+
     # --- Outbound --------------------------------------------------------------------------------
 
     async def table_frame(self, event: dict[str, Any]) -> None:
@@ -217,6 +264,8 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             elif self.seat is not None:
                 return
         await self._send(frame)
+        if frame.get("type") == "match_over":
+            await self._chat_history()  # the spectators' lines are now everyone's
 
     async def table_role(self, event: dict[str, Any]) -> None:
         """Who holds a seat changed: look this socket's role up again."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from social.selectors import low_completion
+
 from .. import access, realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..models import Table
@@ -16,9 +18,14 @@ from .matches import publish_roles
 # --- Publishing --------------------------------------------------------------------------------
 
 
-def lobby_entry(table: Table) -> dict[str, Any]:
-    """What the lobby shows of an open table; the same for the page and the websocket."""
+def lobby_entry(table: Table, flagged: set[int] | None = None) -> dict[str, Any]:
+    """What the lobby shows of an open table; the same for the page and the websocket.
+
+    ``flagged``: the players with a low completion rate (``social.selectors.low_completion``),
+    found once for a whole page; looked up for this table alone when not given."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    if flagged is None:
+        flagged = low_completion({seat.player_id for seat in seats} | {table.creator_id})
     return {
         "id": table.pk,
         "game": table.game,
@@ -31,6 +38,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "seats_total": table.seats_total,
         "players": [seat.player.name for seat in seats],
         "creator": table.creator.name,
+        "low_completion": [seat.player.name for seat in seats if seat.player_id in flagged],
         "rated": table.is_rated(seats),
         "url": f"/tables/{table.pk}/",
     }
@@ -59,6 +67,8 @@ def table_publish(table: Table) -> None:
     publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again
     audience = access.audience(table)
     if audience is None:
+        # The lobby socket of a player the table is not available to drops it (a block).
+        event["hidden_from"] = sorted(access.shut_out(table))
         realtime.publish_on_commit(realtime.LOBBY_GROUP, event)
         return
     for player_id in sorted(audience):

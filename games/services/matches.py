@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import stake_outcome, wallet_refund, wallet_settle
+from social.services.cooldowns import forfeit_recorded
 
 from .. import frames, realtime
 from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
@@ -266,6 +267,7 @@ def forfeit_seat(
     seat.absence_deadline = None
     seat.is_bot = not new_state.is_over  # only classic Joker plays on after a forfeit
     seat.save(update_fields=["forfeited", "absence_deadline", "is_bot"])
+    forfeit_recorded(match, seats, seat, reason=reason, now=now)  # cool-downs, reputation
     record_event(
         match,
         new_state,

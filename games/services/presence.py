@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Player
 from core.errors import ServiceError
+from social.services.cooldowns import lapse_clear, server_lost
 
 from .. import access, frames
 from ..models import LiveServer, Match, Seat, Table, TableConnection
@@ -106,6 +107,7 @@ def socket_connect(
             channel_name=channel_name,
             defaults={"server": server, "table_id": table_id, "player": player},
         )
+        lapse_clear(table_id=table_id, player=player)  # an absence from now on is the player's
         seats = table_seats(table_id)
         if match is not None:
             _presence_changed(match, seats, now)
@@ -159,7 +161,13 @@ def server_beat(*, server_name: str, now: datetime | None = None) -> bool:
 
 def server_stop(*, server_name: str) -> None:
     """A process shutting down cleanly takes its heartbeat row with it."""
+    lost = set(
+        TableConnection.objects.filter(server__name=server_name).values_list(
+            "table_id", "player_id"
+        )
+    )
     LiveServer.objects.filter(name=server_name).delete()
+    server_lost(lost, now=timezone.now())
 
 
 # --- The sweep ------------------------------------------------------------------------------------
@@ -175,13 +183,14 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for server_id in LiveServer.objects.filter(last_seen_at__lt=cutoff).values_list(
         "pk", flat=True
     ):
-        tables = set(
-            TableConnection.objects.filter(server_id=server_id).values_list("table_id", flat=True)
+        lost = set(
+            TableConnection.objects.filter(server_id=server_id).values_list("table_id", "player_id")
         )
         # Claim by deleting: of two sweeps, only one removes the server (its sockets go with it).
         if LiveServer.objects.filter(pk=server_id, last_seen_at__lt=cutoff).delete()[0]:
             counts["servers"] += 1
-            touched |= tables
+            touched |= {table_id for table_id, _player in lost}
+            server_lost(lost, now=now)  # those absences are the server's (social.cooldowns)
     for table_id in sorted(touched):
         with transaction.atomic():
             match = locked_match(table_id=table_id)  # Lock: presence changes like a move.

@@ -19,14 +19,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from accounts.models import Friendship, Player
+from accounts.models import Player
 from accounts.selectors import wallet_of
 from accounts.services import InsufficientCoins, Stake, wallet_stake
 from core.errors import ServiceError
+from social.services import cooldowns
 
 from .. import access, realtime
 from ..catalog import GAME_TITLES, STAKES
-from ..models import Invitation, Match, Seat, Table
+from ..models import Match, Seat, Table
 from ..rules import RulesError, get_game
 from ..rules_text import rules_message
 from .lobby import table_publish
@@ -42,6 +43,7 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
             gettext("Guests play free tables only. Sign up to play for Domino Coin."),
             code="guest_coins",
         )
+    cooldowns.require_may_sit(player)  # a quitter's cool-down (issue 17)
     current = Seat.objects.filter(player=player, active=True).select_related("table").first()
     if current is not None:
         raise ServiceError(
@@ -149,14 +151,16 @@ def table_create(
 # --- Join, leave, cancel ----------------------------------------------------------------------
 
 
-def _locked_table(table_id: int) -> Table:
+def locked_table(table_id: int) -> Table:
+    """The table row, locked: every change to a table starts here (docs/concurrency.md)."""
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
         raise ServiceError(gettext("There is no such table."), code="no_table")
     return table
 
 
-def _require_open(table: Table) -> None:
+def require_open(table: Table) -> None:
+    """Only an open table (waiting for players) may change its seats or invitations."""
     if table.status == Table.Status.PLAYING:
         raise ServiceError(gettext("This table’s match has already started."), code="started")
     if table.status == Table.Status.CANCELLED:
@@ -188,11 +192,11 @@ def table_join(
     settings read it): wrong passwords are counted per address too.
     """
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         existing = Seat.objects.filter(table=table, player=player).first()
         if existing is not None and table.status == Table.Status.OPEN:
             return existing
-        _require_open(table)
+        require_open(table)
         taken = set(table.seats.values_list("position", flat=True))
         if len(taken) >= table.seats_total:
             raise ServiceError(gettext("This table is full."), code="full")
@@ -201,6 +205,7 @@ def table_join(
                 gettext("Guests play free tables only. Sign up to play for Domino Coin."),
                 code="guest_coins",
             )
+        access.require_available(player, table)  # hidden from them by a block
         _check_access(table, player, password, client_ip)
         _check_can_sit(player, table.stake)
         position = min(set(range(table.seats_total)) - taken)
@@ -217,7 +222,7 @@ def table_join(
 def table_leave(*, player: Player, table_id: int) -> None:
     """Stand up before the match starts; the creator's role passes on, an empty table closes."""
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         seat = Seat.objects.filter(table=table, player=player).first()
         if seat is None:
             raise ServiceError(gettext("You are not seated at this table."), code="not_seated")
@@ -228,7 +233,7 @@ def table_leave(*, player: Player, table_id: int) -> None:
                 ),
                 code="started",
             )
-        _require_open(table)
+        require_open(table)
         seat.delete()
         remaining = list(table.seats.select_related("player").order_by("position"))
         if not remaining:
@@ -241,12 +246,12 @@ def table_leave(*, player: Player, table_id: int) -> None:
 
 def table_cancel(*, player: Player, table_id: int) -> None:
     with transaction.atomic():
-        table = _locked_table(table_id)
+        table = locked_table(table_id)
         if table.creator_id != player.pk:
             raise ServiceError(
                 gettext("Only the table’s creator can cancel it."), code="not_creator"
             )
-        _require_open(table)
+        require_open(table)
         _close(table, Table.Status.CANCELLED)
         table_publish(table)
 
@@ -256,43 +261,6 @@ def _close(table: Table, status: str) -> None:
     table.ended_at = timezone.now()
     table.save(update_fields=["status", "ended_at"])
     table.seats.update(active=False)
-
-
-# --- Invite ------------------------------------------------------------------------------------
-
-
-def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitation:
-    """Invite a friend; they get a live notification and may sit without the password."""
-    with transaction.atomic():
-        table = _locked_table(table_id)
-        _require_open(table)
-        if not table.seats.filter(player=inviter).exists():
-            raise ServiceError(gettext("Only players at the table can invite."), code="not_seated")
-        friend = Player.objects.filter(pk=friend_id).first()
-        if friend is None or not Friendship.objects.filter(player=inviter, friend=friend).exists():
-            raise ServiceError(gettext("You can invite only your friends."), code="not_friend")
-        if table.seats.filter(player=friend).exists():
-            raise ServiceError(
-                gettext("%(name)s is already at this table.") % {"name": friend.name}, code="seated"
-            )
-        if table.stake and friend.is_guest:
-            raise ServiceError(gettext("Guests cannot sit at coin tables."), code="guest_coins")
-        invitation, _created = Invitation.objects.update_or_create(
-            table=table, player=friend, defaults={"invited_by": inviter}
-        )
-        realtime.publish_on_commit(
-            realtime.player_group(friend.pk),
-            {
-                "type": "player.invited",
-                "table": table.pk,
-                "game": table.game,
-                "stake": table.stake,
-                "from": inviter.name,
-                "url": f"/tables/{table.pk}/",
-            },
-        )
-        table_publish(table)  # a friends-only table is now visible to the invited player
-    return invitation
 
 
 # --- Start and expiry --------------------------------------------------------------------------

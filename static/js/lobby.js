@@ -91,6 +91,8 @@ function render(table) {
     casual: !table.rated,
     // A guest cannot sit at a coin table: said on the row rather than after a click.
     guest_coins: Boolean(table.stake) && list.dataset.guest === "yes",
+    // The creator finishes few of the matches they start (issue 17's reputation badge).
+    low_completion: (table.low_completion || []).includes(table.creator),
   };
   for (const part of item.querySelectorAll("[data-when]")) {
     if (!holds[part.dataset.when]) part.remove();

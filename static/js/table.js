@@ -5,6 +5,7 @@
 // table/dialogs.js, table/story.js (what screen readers hear), table/feel.js (sound, motion,
 // preferences) and table/rating.js listen to it too.
 import { showFairness } from "./fairness.js";
+import { TableChat } from "./table/chat.js";
 import { TableClient } from "./table/client.js";
 import { Dialogs } from "./table/dialogs.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
@@ -130,7 +131,10 @@ function boot(root) {
     if (dialogs.kind() === "result") dialogs.rematchStatus(state, state.rematch);
   }
 
+  // The chat panel (issue 17) hears every frame first and keeps the ones that are its own.
+  const chat = TableChat.mount(document.getElementById("chat"), (message) => client.send(message));
   client.subscribe(({ frame, state, previous }) => {
+    if (chat && chat.receive(frame)) return;
     if (!state) return;
     switch (frame.type) {
       case "state":

@@ -15,7 +15,7 @@ from games.forms import table_form_for
 from games.models import Invitation, Match, Seat, Table
 from games.rules import get_game
 from games.selectors import visible_open_tables
-from games.services import tables
+from games.services import invitations, tables
 from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
@@ -394,7 +394,7 @@ def test_an_invited_player_sees_and_joins_a_friends_only_table(alice, bob, carol
     table = open_table(alice, game="classic_joker", visibility="friends")
     tables.table_join(player=bob, table_id=table.pk)
     assert table not in visible_open_tables(carol)
-    tables.table_invite(inviter=bob, table_id=table.pk, friend_id=carol.pk)
+    invitations.table_invite(inviter=bob, table_id=table.pk, friend_id=carol.pk)
     assert table in visible_open_tables(carol)
     tables.table_join(player=carol, table_id=table.pk)
 
@@ -403,9 +403,9 @@ def test_invitation_refusals(alice, bob, carol, dave):
     befriend(alice, bob)
     table = open_table(alice)
     with pytest.raises(ServiceError, match=r"You can invite only your friends\."):
-        tables.table_invite(inviter=alice, table_id=table.pk, friend_id=carol.pk)
+        invitations.table_invite(inviter=alice, table_id=table.pk, friend_id=carol.pk)
     with pytest.raises(ServiceError, match=r"Only players at the table can invite\."):
-        tables.table_invite(inviter=dave, table_id=table.pk, friend_id=bob.pk)
+        invitations.table_invite(inviter=dave, table_id=table.pk, friend_id=bob.pk)
     response = client_for(alice).post(f"/tables/{table.pk}/invite/", {"friend": "x"}, follow=True)
     assert "Choose a friend to invite." in response.content.decode()
     assert not Invitation.objects.exists()

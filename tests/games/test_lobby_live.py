@@ -14,7 +14,7 @@ from django.test import Client
 from config.asgi import application
 from core.errors import ServiceError
 from games.models import Match, Seat, Table
-from games.services import tables
+from games.services import invitations, tables
 from tests.support.players import make_player
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -144,7 +144,9 @@ async def test_seated_players_are_told_their_match_started_and_invitations_arriv
     table = await sync_to_async(tables.table_create)(
         creator=alice, game="japanese_joker", options={}, stake=0, visibility="friends"
     )
-    await sync_to_async(tables.table_invite)(inviter=alice, table_id=table.pk, friend_id=bob.pk)
+    await sync_to_async(invitations.table_invite)(
+        inviter=alice, table_id=table.pk, friend_id=bob.pk
+    )
     invitation = None
     for _ in range(5):
         message = await bob_socket.receive_json_from(timeout=5)

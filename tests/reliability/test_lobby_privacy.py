@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
 
 from accounts import services as account_services
-from games.services import tables
+from games.services import invitations, tables
 from tests.support.players import make_player
 
 from .conftest import open_socket, session_cookie
@@ -85,7 +85,9 @@ async def test_the_invited_and_the_seated_hear_the_table_a_stranger_does_not():
         creator=bob, game="classic_joker", options={}, stake=0, visibility="friends"
     )
     await sync_to_async(tables.table_join)(player=alice, table_id=table.pk)
-    await sync_to_async(tables.table_invite)(inviter=bob, table_id=table.pk, friend_id=carol.pk)
+    await sync_to_async(invitations.table_invite)(
+        inviter=bob, table_id=table.pk, friend_id=carol.pk
+    )
     sockets = {p.name: await _lobby_of(p) for p in (alice, carol, dave)}
 
     await sync_to_async(tables.table_leave)(player=bob, table_id=table.pk)
