@@ -94,14 +94,6 @@ def apply_event(state: State, event: Event) -> State:
     raise ReplayError(f"event {event.version} has an unknown kind {event.kind!r}")
 
 
-def final_state(game: str, options: Mapping[str, Any], seed: str, events: list[Event]) -> State:
-    state = None
-    for step in replay(game, options, seed, events):
-        state = step.state
-    assert state is not None
-    return state
-
-
 # --- What the replay shows: every card face up --------------------------------------------------
 
 
@@ -113,7 +105,6 @@ def open_view(state: State) -> dict[str, Any]:
     view: dict[str, Any] = dict(state.view(None))
     stored = state.to_dict()
     view["hands"] = [sorted_cards(hand) for hand in stored["hands"]]
-    view["legal"] = []
     if view["game"] == "japanese_joker":
         view["columns"] = [
             [None if c is None else {"up": c[0], "down": c[1]} for c in columns]
