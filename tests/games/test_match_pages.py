@@ -202,3 +202,14 @@ def test_a_profile_lists_a_friends_only_match_only_to_who_could_see_its_table(al
     assert row in client_for(bob).get("/players/alice/").content.decode()
     assert row not in client_for(eve).get("/players/alice/").content.decode()
     assert row not in Client().get("/players/alice/").content.decode()
+
+
+def test_the_replay_data_is_sent_compressed_to_a_browser_that_takes_gzip(finished):
+    import gzip
+    import json
+
+    response = Client().get(f"/matches/{finished.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    body = gzip.decompress(response.content)
+    assert len(response.content) * 4 < len(body)
+    assert len(json.loads(body)["steps"]) == finished.version + 1
