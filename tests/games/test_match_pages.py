@@ -63,6 +63,7 @@ def test_the_replay_data_has_every_step_with_every_card_face_up(finished):
     assert [s["version"] for s in steps] == list(range(finished.version + 1))
     first = steps[0]["view"]
     assert len(first["hands"][0]) == 3 and len(first["hands"][1]) == 3  # JJ-5, before trumps
+    assert [len(cards) for cards in first["pending"]] == [15, 15]  # and the rest, to come
     after_trump = steps[1]["view"]
     downs = [c["down"] for columns in after_trump["columns"] for c in columns]
     assert len(downs) == 10 and all(downs)  # the face-down column cards, shown after the end
@@ -213,3 +214,19 @@ def test_the_replay_data_is_sent_compressed_to_a_browser_that_takes_gzip(finishe
     body = gzip.decompress(response.content)
     assert len(response.content) * 4 < len(body)
     assert len(json.loads(body)["steps"]) == finished.version + 1
+
+
+def test_a_cancelled_match_has_its_page_and_is_listed_as_cancelled(alice, bob):
+    from games.services.matches import match_cancel
+
+    running = play_out(start("japanese_whist", [alice, bob]), random.Random(3), stop_after=0)
+    assert match_cancel(match_id=running.pk)
+    html = Client().get(f"/matches/{running.pk}/").content.decode()
+    assert "An admin cancelled this match; every stake was refunded." in html
+    assert 'data-steps="2"' in html  # the deal, then the cancel
+    listed = Client().get("/matches/?player=alice&result=aborted").content.decode()
+    assert f'<tr data-match="{running.pk}">' in listed
+    assert (
+        f'<tr data-match="{running.pk}">'
+        not in Client().get("/matches/?player=alice&result=lost").content.decode()
+    )
