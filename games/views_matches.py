@@ -29,8 +29,8 @@ RECENT_PER_GAME = 10
 
 
 class MatchFilterForm(forms.Form):
-    """The list's filters; anything else in the query is ignored, a bad value is an empty
-    filter."""
+    """The list's filters; anything else in the query is ignored, and a bad value turns its
+    own filter off, not the others."""
 
     game = forms.ChoiceField(
         label=gettext_lazy("Game"),
@@ -78,7 +78,8 @@ def _rows(matches: list[Match]) -> list[dict[str, Any]]:
 def match_list(request: HttpRequest) -> HttpResponse:
     """Recent matches per game; with a game, a player or a result chosen, one paged list."""
     form = MatchFilterForm(request.GET)
-    chosen = form.cleaned_data if form.is_valid() else {}
+    form.is_valid()  # a field with a bad value is left out of cleaned_data: that filter is off
+    chosen = form.cleaned_data
     shown_player = None
     if chosen.get("player"):
         shown_player = get_object_or_404(Player, name__iexact=chosen["player"])

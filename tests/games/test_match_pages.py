@@ -132,6 +132,7 @@ def test_a_players_history_filters_by_game_and_result_and_pages(alice, bob, caro
     assert listed("player=carol") == {jw.pk}
     assert client.get("/matches/?player=nobody-at-all").status_code == 404
     assert listed("game=nonsense") >= {jw.pk}  # an unknown filter value is no filter
+    assert listed("player=carol&result=maybe") == {jw.pk}  # and leaves the others on
 
 
 def test_recent_matches_per_game_and_the_profile_link_to_match_pages(finished, alice):
