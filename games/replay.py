@@ -94,31 +94,27 @@ def apply_event(state: State, event: Event) -> State:
     raise ReplayError(f"event {event.version} has an unknown kind {event.kind!r}")
 
 
-def final_state(game: str, options: Mapping[str, Any], seed: str, events: list[Event]) -> State:
-    state = None
-    for step in replay(game, options, seed, events):
-        state = step.state
-    assert state is not None
-    return state
-
-
 # --- What the replay shows: every card face up --------------------------------------------------
 
 
 def open_view(state: State) -> dict[str, Any]:
     """The spectator's view plus every card in its place, face-down ones too.
 
-    Only for a match that is over (its seed is public then): ``hands`` is every seat's hand, and
-    a Japanese Joker column or a Japanese Whist layout position carries its ``down`` card."""
+    Only for a match that is over (its seed is public then): ``hands`` is every seat's hand, a
+    Japanese Joker column or a Japanese Whist layout position carries its ``down`` card, and
+    ``pending`` holds each seat's cards still to be dealt after the trump (Japanese Joker, and
+    classic Joker's 9-card deals)."""
     view: dict[str, Any] = dict(state.view(None))
     stored = state.to_dict()
     view["hands"] = [sorted_cards(hand) for hand in stored["hands"]]
-    view["legal"] = []
     if view["game"] == "japanese_joker":
         view["columns"] = [
             [None if c is None else {"up": c[0], "down": c[1]} for c in columns]
             for columns in stored["columns"]
         ]
+        undealt = stored["undealt"]  # before the trump: each seat's 15 cards still to come
+        if undealt:
+            view["pending"] = [sorted_cards(undealt[15 * s : 15 * s + 15]) for s in (0, 1)]
     elif view["game"] == "japanese_whist":
         view["layout"] = [
             [{"up": up, "down": down} for up, down in layout] for layout in stored["layout"]

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from accounts.middleware import request_player
@@ -29,8 +30,8 @@ RECENT_PER_GAME = 10
 
 
 class MatchFilterForm(forms.Form):
-    """The list's filters; anything else in the query is ignored, a bad value is an empty
-    filter."""
+    """The list's filters; anything else in the query is ignored, and a bad value turns its
+    own filter off, not the others."""
 
     game = forms.ChoiceField(
         label=gettext_lazy("Game"),
@@ -74,7 +75,8 @@ def _rows(matches: list[Match]) -> list[dict[str, Any]]:
 def match_list(request: HttpRequest) -> HttpResponse:
     """Recent matches per game; with a game, a player or a result chosen, one paged list."""
     form = MatchFilterForm(request.GET)
-    chosen = form.cleaned_data if form.is_valid() else {}
+    form.is_valid()  # a field with a bad value is left out of cleaned_data: that filter is off
+    chosen = form.cleaned_data
     shown_player = None
     if chosen.get("player"):
         shown_player = get_object_or_404(Player, name__iexact=chosen["player"])
@@ -148,8 +150,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@gzip_page  # every step repeats most of the last: hundreds of KiB shrink to a few dozen
 def match_replay(request: HttpRequest, match_id: int) -> JsonResponse:
-    """Every step of an ended match with every card face up, for the page's replay."""
+    """Every step of an ended match with every card face up, for the page's replay.
+
+    Compressed: nothing secret is in it and nothing the request sent is echoed (no BREACH)."""
     match = _visible_match(request, match_id)
     if not history.is_over(match):
         raise Http404("The match is still being played.")

@@ -116,7 +116,9 @@ function seatPanel(view, seat, names) {
   facts.push(interpolate(gettext("score %(n)s"), { n: view.scores[seat] }, true));
   panel.append(el("p", "rseat-facts small", facts.join(" · ")));
   panel.append(cardRow(view.hands[seat], "rhand"));
-  if (view.columns) panel.append(piles(view.columns[seat], gettext("Columns")));
+  if (view.columns && view.columns[seat].some(Boolean)) {
+    panel.append(piles(view.columns[seat], gettext("Columns")));
+  }
   if (view.layout) panel.append(piles(view.layout[seat], gettext("Layout")));
   if (view.pending && view.pending[seat].length) {
     panel.append(el("p", "small muted", gettext("Still to be dealt after the trump:")));

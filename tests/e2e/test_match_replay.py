@@ -58,6 +58,7 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert page.locator("#replay-event").inner_text() == "The first deal."
     assert page.locator("#replay-board .rseat").count() == 2
     assert page.locator("#replay-board .rseat").first.locator(".rhand .rcard").count() == 3
+    assert page.locator("#replay-board .rseat").first.locator(".rpending .rcard").count() == 15
     page.screenshot(path=str(artifacts / "replay-start.png"), full_page=True)
 
     page.get_by_role("button", name="Card ▶").click()  # the trump choice

@@ -62,6 +62,7 @@ def test_the_replay_data_has_every_step_with_every_card_face_up(finished):
     assert [s["version"] for s in steps] == list(range(finished.version + 1))
     first = steps[0]["view"]
     assert len(first["hands"][0]) == 3 and len(first["hands"][1]) == 3  # JJ-5, before trumps
+    assert [len(cards) for cards in first["pending"]] == [15, 15]  # and the rest, to come
     after_trump = steps[1]["view"]
     downs = [c["down"] for columns in after_trump["columns"] for c in columns]
     assert len(downs) == 10 and all(downs)  # the face-down column cards, shown after the end
@@ -130,6 +131,7 @@ def test_a_players_history_filters_by_game_and_result_and_pages(alice, bob, caro
     assert listed("player=carol") == {jw.pk}
     assert client.get("/matches/?player=nobody-at-all").status_code == 404
     assert listed("game=nonsense") >= {jw.pk}  # an unknown filter value is no filter
+    assert listed("player=carol&result=maybe") == {jw.pk}  # and leaves the others on
 
 
 def test_recent_matches_per_game_and_the_profile_link_to_match_pages(finished, alice):
@@ -201,3 +203,30 @@ def test_a_profile_lists_a_friends_only_match_only_to_who_could_see_its_table(al
     assert row in client_for(bob).get("/players/alice/").content.decode()
     assert row not in client_for(eve).get("/players/alice/").content.decode()
     assert row not in Client().get("/players/alice/").content.decode()
+
+
+def test_the_replay_data_is_sent_compressed_to_a_browser_that_takes_gzip(finished):
+    import gzip
+    import json
+
+    response = Client().get(f"/matches/{finished.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    body = gzip.decompress(response.content)
+    assert len(response.content) * 4 < len(body)
+    assert len(json.loads(body)["steps"]) == finished.version + 1
+
+
+def test_a_cancelled_match_has_its_page_and_is_listed_as_cancelled(alice, bob):
+    from games.services.matches import match_cancel
+
+    running = play_out(start("japanese_whist", [alice, bob]), random.Random(3), stop_after=0)
+    assert match_cancel(match_id=running.pk)
+    html = Client().get(f"/matches/{running.pk}/").content.decode()
+    assert "An admin cancelled this match; every stake was refunded." in html
+    assert 'data-steps="2"' in html  # the deal, then the cancel
+    listed = Client().get("/matches/?player=alice&result=aborted").content.decode()
+    assert f'<tr data-match="{running.pk}">' in listed
+    assert (
+        f'<tr data-match="{running.pk}">'
+        not in Client().get("/matches/?player=alice&result=lost").content.decode()
+    )

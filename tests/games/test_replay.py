@@ -205,3 +205,13 @@ def test_verify_says_what_is_wrong_with_any_malformed_record_and_never_raises():
         problems = replay.verify({**good, **change})
         assert problems, change
         assert all(isinstance(p, str) and p for p in problems)
+
+
+def test_the_admin_links_the_match_page_and_shows_the_replay_check(finished, admin_client):
+    url = f"/admin/games/match/{finished.pk}/change/"
+    html = admin_client.get(url).content.decode()
+    assert f'<a href="/matches/{finished.pk}/">replay and result</a>' in html
+    assert '<div class="readonly">OK</div>' in html
+    Match.objects.filter(pk=finished.pk).update(seed="0" * 64)
+    html = admin_client.get(url).content.decode()
+    assert "seed_hash: SHA-256 of the seed is" in html
