@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format bench bench-engine clean
+.PHONY: run test install lint format bench bench-engine bench-load clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,10 +38,15 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: bench-engine
+# The engines alone, then live play against the deploy's processes on PostgreSQL and Redis
+# (DATABASE_URL and REDIS_URL, else a local joker_bench database and Redis db 2): bench/load.py.
+bench: bench-engine bench-load
 
 bench-engine: install
 	$(BIN)/python -m bench.engine
+
+bench-load: install
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

@@ -300,6 +300,9 @@ MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS", "ladder.tasks
 # (docs/rules/README.md § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
 
+# The load bench's echo sockets (bench/echo.py): only config/settings/bench.py turns them on.
+BENCH_ECHO = False
+
 # The lobby sends and shows this many tables at a time, newest first, with the count of all.
 LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))
 
