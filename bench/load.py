@@ -597,7 +597,9 @@ class SeatClient:
         self.left = asyncio.Event()
         self.first_state = asyncio.Event()
         self.last_state_at = 0.0
+        self.acted_at = 0.0
         self.sync_backoff = 0.5
+        self.next_sync_at = 0.0
 
     @property
     def seat(self) -> int | None:
@@ -665,7 +667,8 @@ class SeatClient:
             self.state = frame
             self.version = version
             self.last_state_at = now
-            self.sync_backoff = 0.5
+            self.sync_backoff = 0.5  # any state resets the backoff
+            self.next_sync_at = 0.0
             self._log_cards(text, version)
             if self.awaiting is not None and version >= self.awaiting[3]:
                 self.awaiting = None
@@ -718,18 +721,19 @@ class SeatClient:
         message = {"type": "act", "version": self.version, "id": action_id, "action": action}
         self.awaiting = (action_id, scheduled, message, self.version + 1)
         self.table.pending[self.version + 1] = scheduled
+        self.acted_at = time.monotonic()
         await self.send(message)
 
     async def sync(self) -> None:
-        """One sync; the next one waits (doubling, with jitter) until a state comes."""
+        """Ask for a snapshot; another before a state has come waits 0.5 s, doubling up to 10 s,
+        with ±50 % jitter (protocol § sync)."""
+        now = time.monotonic()
+        if now < self.next_sync_at:
+            return
+        self.next_sync_at = now + self.sync_backoff * random.uniform(0.5, 1.5)
+        self.sync_backoff = min(10.0, self.sync_backoff * 2)
         self.bench.recorder.syncs += 1
         await self.send({"type": "sync"})
-
-    async def sync_if_stuck(self, now: float) -> None:
-        """An ack whose state did not come within 2 s: ask, backing off (protocol § sync)."""
-        if self.awaiting is not None and now - self.awaiting[1] > 2 + self.sync_backoff:
-            self.sync_backoff = min(10.0, self.sync_backoff * 2) * random.uniform(0.5, 1.5)
-            await self.sync()
 
     async def leave(self, timeout: float = 10) -> None:
         if self.playing:
@@ -787,6 +791,24 @@ class LiveTable:
 
     def actor(self) -> SeatClient | None:
         return next((client for client in self.clients if client.to_act()), None)
+
+    async def watch(self, now: float) -> None:
+        """A state that did not come: a move's within 2 s of its ack (protocol § ack), or, in the
+        closed loop, any state for 2 s while nobody may act (the next actor's was lost)."""
+        if self.switching is not None and not self.switching.done():
+            return
+        for client in self.clients:
+            if client.awaiting is not None and now - client.acted_at > 2:
+                await client.sync()
+        if (
+            self.closed_loop
+            and self.running
+            and all(c.playing and c.awaiting is None for c in self.clients)
+            and self.actor() is None
+            and now - max(c.last_state_at for c in self.clients) > 2
+        ):
+            for client in self.clients:
+                await client.sync()
 
     async def on_state(self, client: SeatClient) -> None:
         if self.closed_loop and self.running and client.to_act():
@@ -854,6 +876,7 @@ class Run:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-db")
         self.tag = secrets.token_hex(2)
         self.live: list[LiveTable] = []
+        self.watched: list[LiveTable] = []  # the tables the watchdog looks after
         self.cpu_groups: dict[str, Callable[[], Iterable[int]]] = {
             "web": lambda: server.web_pids,
             "celery": lambda: [p for name, p in server.pids.items() if not name.startswith("web")],
@@ -869,8 +892,16 @@ class Run:
         from core import realtime
 
         (ids, messages) = await self.in_db(realtime.collecting(start_tables), pairs, stake=stake)
-        await realtime.send_all(messages)
+        for message in messages:  # one at a time: this process's Redis pool is bounded too
+            await realtime.send_all([message])
         return ids
+
+    async def watchdog(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.monotonic()
+            for table in list(self.watched):
+                await table.watch(now)
 
     def rss(self) -> int:
         return sum(rss_bytes(pid) for pid in self.server.web_pids)
@@ -964,8 +995,6 @@ class Run:
                     self.bench.recorder.last_seat.append(float("inf"))
             else:
                 await actor.act(scheduled)
-            for client in table.clients:
-                await client.sync_if_stuck(time.monotonic())
             if time.monotonic() >= pings:  # protocol § ping: one every 20-30 s
                 pings += random.uniform(20, 30)
                 for client in table.clients:
@@ -977,6 +1006,7 @@ class Run:
         steps: list[dict[str, Any]] = []
         schedulers: list[asyncio.Task[None]] = []
         rss_before = self.rss()
+        self.bench.peak_sockets = self.bench.live_sockets  # table sockets only, not the echo's
         capacity = 0
         socket_floor: dict[str, Any] | None = None
         wanted_sockets = args.sockets
@@ -991,6 +1021,7 @@ class Run:
             connect_seconds = time.monotonic() - connect_started
             failures = sum(self.bench.connects[k] for k in ("refused", "dropped")) - failures_before
             self.live += new
+            self.watched = self.live
             origin = time.monotonic() + 1.0
             for index, table in enumerate(new):
                 first = origin + period * index / max(1, len(new))
@@ -1053,7 +1084,16 @@ class Run:
             missing = (wanted_sockets - self.bench.live_sockets + 1) // 2
             if missing > 0:
                 self.live += await self.add_open_tables(missing, guests)
+                self.watched = self.live
             socket_floor = self.socket_floor(wanted_sockets)
+        # Memory at the most live tables of the run, against the server before the open loop.
+        rss = self.rss()
+        memory = {
+            "tables": len(self.live),
+            "web_rss_mb_before": round(rss_before / 2**20, 1),
+            "web_rss_mb": round(rss / 2**20, 1),
+            "kb_per_table": round((rss - rss_before) / 1024 / max(1, len(self.live)), 1),
+        }
         spread = await self.in_db(connections_per_server, [t.table_id for t in self.live])
         for table in self.live:
             table.running = False
@@ -1061,7 +1101,7 @@ class Run:
             task.cancel()
         await asyncio.gather(*schedulers, return_exceptions=True)
         await self.finish_tables(self.live)
-        self.live = []
+        self.live = self.watched = []
         return {
             "period_s": period,
             "window_s": args.open_seconds,
@@ -1069,6 +1109,7 @@ class Run:
             "capacity_tables": capacity,
             "sockets": socket_floor,
             "sockets_per_server_process": sorted(spread.values(), reverse=True),
+            "memory": memory,
         }
 
     def socket_floor(self, wanted: int) -> dict[str, Any]:
@@ -1101,6 +1142,7 @@ class Run:
             recorder = Recorder()
             self.bench.recorder = recorder  # nothing counts until the window opens
             await asyncio.gather(*(table.open() for table in tables))
+            self.watched = tables
             await asyncio.sleep(1.0)  # warm up
             cpu = CpuWindow({**self.cpu_groups, "postgres": self.backends, "redis": self.redis_pid})
             await self.refresh_backends()
@@ -1110,6 +1152,7 @@ class Run:
             await asyncio.sleep(args.closed_seconds)
             spent = cpu.stop()
             await asyncio.sleep(0.5)
+            self.watched = []
             await self.finish_tables(tables)
             moves = recorder.moves
             per_s = moves / args.closed_seconds
@@ -1179,6 +1222,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
     bench = Bench(server.port, args.seed)
     run = Run(args, server, bench)
     result: dict[str, Any] = {}
+    watchdog = asyncio.ensure_future(run.watchdog())
     try:
         first_table = await run.in_db(first_new_table)
         # Enough for the largest step, the socket floor, and tables that failed to open.
@@ -1214,6 +1258,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
             "socket_closes": dict(bench.closes),
         }
     finally:
+        watchdog.cancel()
         await run.in_db(close_old_connections)
         run.db.shutdown(wait=True)
     return result
@@ -1258,14 +1303,13 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
             and not sockets["dropped"],
         }
     )
-    measured = [step for step in open_loop["steps"] if step["tables"]]
-    if measured:
-        biggest = max(measured, key=lambda step: step["tables"])
+    memory = open_loop["memory"]
+    if memory["tables"]:
         checks.append(
             {
                 "floor": f"<= {FLOOR_KB_PER_TABLE:g} KB of server memory per live table",
-                "value": f"{biggest['rss_kb_per_table']} KB (at {biggest['tables']} tables)",
-                "passed": biggest["rss_kb_per_table"] <= FLOOR_KB_PER_TABLE,
+                "value": f"{memory['kb_per_table']} KB (at {memory['tables']} tables)",
+                "passed": memory["kb_per_table"] <= FLOOR_KB_PER_TABLE,
             }
         )
     return checks
@@ -1279,7 +1323,6 @@ def ratios(result: dict[str, Any]) -> dict[str, Any]:
     best = max(closed, key=lambda step: step["moves_per_s"])
     per_echo = echo["web_cpu_ms_per_round_trip"]
     per_move = best["cpu_ms_per_move"]["web"]
-    measured = [step for step in result["open_loop"]["steps"] if step["tables"]]
     return {
         "closed_moves_per_echo_round_trip": round(
             best["moves_per_s"] / echo["round_trips_per_s"], 3
@@ -1287,9 +1330,7 @@ def ratios(result: dict[str, Any]) -> dict[str, Any]:
         "web_cpu_ms_per_move": per_move,
         "web_cpu_ms_per_echo": per_echo,
         "cpu_per_move_over_per_echo": round(per_move / per_echo, 1) if per_echo else None,
-        "rss_kb_per_live_table": max(measured, key=lambda s: s["tables"])["rss_kb_per_table"]
-        if measured
-        else None,
+        "rss_kb_per_live_table": result["open_loop"]["memory"]["kb_per_table"],
     }
 
 

@@ -135,6 +135,10 @@ if REDIS_URL:
                     }
                 ],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+                # Every socket of a process shares one inbox on Redis, read one message at a
+                # time; past its capacity a send is dropped. The library's 100 dropped table
+                # frames (lost states) under load (make bench: "channels over capacity").
+                "capacity": int(os.environ.get("CHANNELS_CAPACITY", 10000)),
             },
         }
     }
