@@ -1131,7 +1131,7 @@ class Run:
         }
 
     async def finish_tables(self, tables: list[LiveTable]) -> None:
-        await gather_limited([table.finish for table in tables], 200)
+        await gather_limited([table.finish for table in tables], 50)
 
     # Closed loop ----------------------------------------------------------------------------------
 
