@@ -110,7 +110,7 @@ def ensure_database(url: str) -> None:
     from psycopg import sql
 
     parsed = psycopg.conninfo.conninfo_to_dict(url)
-    name = parsed.get("dbname") or ""
+    name = str(parsed.get("dbname") or "")
     try:
         psycopg.connect(url, connect_timeout=5).close()
         return
