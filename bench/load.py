@@ -594,6 +594,7 @@ class SeatClient:
         self.match_id: int | None = None
         self.awaiting: tuple[str, float, dict[str, Any], int] | None = None  # id, sent, act, v
         self.rematch_sent = False
+        self.leaving = False
         self.left = asyncio.Event()
         self.first_state = asyncio.Event()
         self.last_state_at = 0.0
@@ -698,8 +699,9 @@ class SeatClient:
                     return
                 self.awaiting = None
                 self.table.pending.pop(self.version + 1, None)
-            if code in ("match_over", "not_seated", "no_match") and not self.playing:
-                self.left.set()  # a leave that raced the end of the match
+            if self.leaving and code in ("match_over", "not_seated", "no_match"):
+                self.left.set()  # the bench's leave raced the end of the match: not an error
+                return
             recorder.errors[code] += 1
             if code != "stale":  # a stale act is followed by a state; anything else: ask
                 await self.sync()
@@ -737,6 +739,7 @@ class SeatClient:
 
     async def leave(self, timeout: float = 10) -> None:
         if self.playing:
+            self.leaving = True
             await self.send({"type": "leave"})
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.left.wait(), timeout)
