@@ -121,7 +121,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "core.layers.RedisLayer",
             "CONFIG": {
                 # A socket waits on Redis in 5-second blocking reads; redis-py 8's default socket
                 # timeout is also 5 s, so an idle socket's read would time out and drop it.
@@ -135,9 +135,9 @@ if REDIS_URL:
                     }
                 ],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
-                # Every socket of a process shares one inbox on Redis, read one message at a
-                # time; past its capacity a send is dropped. The library's 100 dropped table
-                # frames (lost states) under load (make bench: "channels over capacity").
+                # Every socket of a process shares one inbox on Redis (core/layers.py reads it
+                # in one round trip a message); past its capacity a send is dropped. The
+                # library's 100 dropped table frames under load (make bench: "over capacity").
                 "capacity": int(os.environ.get("CHANNELS_CAPACITY", 10000)),
             },
         }
