@@ -2,9 +2,11 @@
 
 No socket reads anything before it has accepted the handshake: each gets the session only
 (resolved lazily) and finds its player itself, in the database pool. Any other path is refused
-at the handshake (HTTP 403, docs/protocol.md § Close codes) rather than failing with an error."""
+at the handshake (HTTP 403, docs/protocol.md § Close codes) rather than failing with an error.
+The load bench's echo sockets are routed only under its own settings (``BENCH_ECHO``)."""
 
 from channels.sessions import SessionMiddlewareStack
+from django.conf import settings
 from django.urls import path, re_path
 
 from accounts.consumers import PingConsumer
@@ -18,3 +20,7 @@ websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", SessionMiddlewareStack(TableConsumer.as_asgi())),
     re_path(r"", NotFoundConsumer.as_asgi()),
 ]
+if settings.BENCH_ECHO:
+    from bench.echo import echo_routes
+
+    websocket_urlpatterns[:0] = echo_routes()

@@ -122,7 +122,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "core.layers.RedisLayer",
             "CONFIG": {
                 # A socket waits on Redis in 5-second blocking reads; redis-py 8's default socket
                 # timeout is also 5 s, so an idle socket's read would time out and drop it.
@@ -136,6 +136,10 @@ if REDIS_URL:
                     }
                 ],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+                # Every socket of a process shares one inbox on Redis (core/layers.py reads it
+                # in one round trip a message); past its capacity a send is dropped. The
+                # library's 100 dropped table frames under load (make bench: "over capacity").
+                "capacity": int(os.environ.get("CHANNELS_CAPACITY", 10000)),
             },
         }
     }
@@ -300,6 +304,9 @@ MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS", "ladder.tasks
 # Turn clocks run out this many times in a row: the seat abandoned the match
 # (docs/rules/README.md § 0.6).
 LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
+
+# The load bench's echo sockets (bench/echo.py): only config/settings/bench.py turns them on.
+BENCH_ECHO = False
 
 # The lobby sends and shows this many tables at a time, newest first, with the count of all.
 LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))

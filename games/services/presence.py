@@ -84,6 +84,12 @@ def table_snapshot(
 
 
 def _server(name: str, now: datetime) -> LiveServer:
+    """The process's heartbeat row, made fresh when it is old: a process whose sockets had all
+    closed stopped beating with them, and the sweep must not take it for dead (and delete the
+    new socket's row with it) as its next socket opens. Fresh rows are left alone, so a storm
+    of connections does not queue on the one row."""
+    beat = timedelta(seconds=settings.LIVE_HEARTBEAT_SECONDS)
+    LiveServer.objects.filter(name=name, last_seen_at__lt=now - beat).update(last_seen_at=now)
     server, _ = LiveServer.objects.get_or_create(name=name, defaults={"last_seen_at": now})
     return server
 

@@ -99,13 +99,42 @@ async def test_an_idle_socket_waits_on_redis_longer_than_a_blocking_read_without
     outlast the Redis client's socket timeout (redis-py 8 defaults it to 5 s)."""
     import asyncio
 
-    from channels_redis.core import RedisChannelLayer
+    from core.layers import RedisLayer
 
     # A layer of its own, with the site's settings: a receive cancelled by the timeout leaves
     # state behind in the layer, which the shared one must not carry into the next test.
-    layer = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    layer = RedisLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
     try:
         with pytest.raises(asyncio.TimeoutError):  # ours, not redis.exceptions.TimeoutError
             await asyncio.wait_for(layer.receive("idle-test"), timeout=layer.brpop_timeout + 2)
+    finally:
+        await layer.close_pools()
+
+
+@pytest.mark.redis
+async def test_the_site_layer_reads_every_message_of_a_process_inbox_in_order_and_keeps_none():
+    """core.layers.RedisLayer reads with one blocking pop a message: every socket of a process
+    gets its messages, each once, in the order sent, and nothing is left behind on Redis (the
+    library's backup queue is gone)."""
+    import asyncio
+
+    from core.layers import RedisLayer
+
+    layer = RedisLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    try:
+        first, second = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("inbox-order", first)
+        await layer.group_add("inbox-order", second)
+        for number in range(30):
+            await layer.group_send("inbox-order", {"type": "n", "n": number})
+        for channel in (first, second):
+            got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(30)]
+            assert got == list(range(30))
+        connection = layer.connection(0)
+        inbox = layer.prefix + first.split("!")[0] + "!"
+        assert await connection.zcard(inbox) == 0
+        assert not await connection.exists(inbox + "$inflight")
+        for channel in (first, second):
+            await layer.group_discard("inbox-order", channel)
     finally:
         await layer.close_pools()

@@ -337,6 +337,24 @@ async def test_the_sweep_removes_a_server_that_stopped_beating_with_its_sockets(
         await sock.close()
 
 
+def test_a_process_whose_sockets_had_all_closed_is_alive_again_with_its_next_socket(alice, bob):
+    """Found by make bench: a process beats only while it holds sockets, so after a quiet spell
+    its row is old; a socket that opens then makes it fresh, and the sweep leaves it (and the
+    socket's presence) alone instead of failing the socket on a deleted server."""
+    table = start_table("japanese_joker", [alice, bob])
+    quiet = timezone.now() - timedelta(minutes=5)
+    LiveServer.objects.create(name="a-quiet-process", last_seen_at=quiet)
+    presence.socket_connect(
+        table_id=table.pk,
+        player=alice,
+        channel_name="specific.quiet!1",
+        server_name="a-quiet-process",
+    )
+    assert presence.live_sweep()["servers"] == 0
+    assert LiveServer.objects.get(name="a-quiet-process").last_seen_at > quiet
+    assert Seat.objects.get(table=table, player=alice).connected
+
+
 # --- Admin cancel -------------------------------------------------------------------------------
 
 

@@ -1,0 +1,93 @@
+"""The load bench's harness (``bench/load.py``, ``make bench``) at a tiny scale against real
+processes, so that its code cannot rot between benchmark runs. Nothing here is timed: the
+figures are the benchmark's to report, never a test's to assert."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from django.db import connection
+
+from bench.load import SERVER_APP_NAME
+from tests.reliability.conftest import ROOT
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def _end_bench_sessions() -> None:
+    """The bench's server processes are gone; close any database session they left."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = %s",
+            [SERVER_APP_NAME],
+        )
+
+
+def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
+    """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
+    starts serve.py's processes, measures both echoes, an open-loop step and a closed-loop
+    step, ends every match, finds the ledger clean, no hidden card in any frame and nothing
+    wrong in the server log, writes its JSON, and stops every process it started."""
+    db = connection.settings_dict
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    env.update(
+        {
+            "DATABASE_URL": (
+                f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+                f"/{db['NAME']}"
+            ),
+            "CHANNELS_PREFIX": f"{os.environ.get('CHANNELS_PREFIX', 'test')}-harness",
+        }
+    )
+    output = tmp_path / "latest.json"
+    command = [
+        sys.executable,
+        "-m",
+        "bench.load",
+        *("--closed-steps", "2", "--closed-seconds", "2"),
+        *("--open-steps", "2", "--open-seconds", "2", "--period", "1", "--sockets", "6"),
+        *("--echo-clients", "4", "--echo-seconds", "0.5", "--output", str(output)),
+    ]
+    try:
+        result = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150
+        )
+    finally:
+        _end_bench_sessions()
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = json.loads(output.read_text())
+
+    assert run["server"]["web_processes"] == (os.cpu_count() or 1)  # serve.py's default
+    assert run["echo"]["round_trips"] > 0 and run["group_echo"]["round_trips"] > 0
+    (open_step,) = run["open_loop"]["steps"]
+    assert open_step["tables"] == 2 and open_step["moves"] > 0
+    assert run["open_loop"]["sockets"]["peak"] >= 6  # the socket floor topped the tables up
+    (closed_step,) = run["closed_loop"]
+    assert closed_step["moves"] > 0 and closed_step["ack"]["p50_ms"] is not None
+    assert not closed_step["errors"] and not open_step["errors"]
+    assert run["after"]["hidden_cards"]["frames_scanned"] > 0
+    failed = [check for check in run["checks"] if not check["passed"]]
+    assert not failed, failed
+    assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}
+    assert "Server stopped (serve.py exit code 0)" in result.stdout
+    for name, pid in _pids(output.with_name("latest-server.log").read_text()).items():
+        assert not os.path.exists(f"/proc/{pid}"), f"{name} (pid {pid}) still runs"
+
+
+def _pids(log: str) -> dict[str, int]:
+    pairs = (line.split(": pid ") for line in log.splitlines() if ": pid " in line)
+    return {name: int(pid) for name, pid in pairs}
