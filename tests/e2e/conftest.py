@@ -77,6 +77,9 @@ def _server_env(var_dir: Path) -> dict[str, str]:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "TURN_SECONDS": "3600",
             "ABSENCE_GRACE_SECONDS": "3600",
+            # Browser tests leave matches on purpose, many times (the ladder's ten forfeits):
+            # no cool-down for quitters here (tests/social tests them through the services).
+            "COOLDOWN_QUITS": "1000",
             "CHANNELS_PREFIX": f"e2e{os.getpid()}",
         }
     )

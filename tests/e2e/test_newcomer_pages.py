@@ -118,7 +118,7 @@ def test_the_landing_and_auth_pages_pictured_at_three_sizes(newcomers, artifacts
     watch = page.locator(f'#being-played a[href="{visitor.played}"]')
     assert "Watch" in watch.inner_text()
     # The lobby script redraws the list from its socket, icons included: a lock, drawn in SVG.
-    page.wait_for_selector("#tables[data-live='yes']")
+    page.wait_for_selector("#tables[data-live='yes']", state="attached")
     lock = page.locator(f'#tables li:has(a[href="{visitor.waiting}"]) .vis')
     assert lock.get_attribute("aria-label") == "Password table"
     assert lock.locator("svg.icon").is_visible()
@@ -230,7 +230,7 @@ def test_a_friend_request_arrives_live_with_a_toast_and_a_count(
     levan = sign_up(Person(browser, e2e_server, "levan"), "levan")
     try:
         nino.page.goto("/")
-        nino.page.wait_for_selector("#tables[data-live='yes']")
+        nino.page.wait_for_selector("#tables[data-live='yes']", state="attached")
         badge = nino.page.locator("#nav-friend-requests")
         assert badge.is_hidden()
 

@@ -96,7 +96,7 @@ def test_classic_joker_deals_by_hand():
 
 @pytest.mark.parametrize("variant", ["trumps", "spel_pass"])
 def test_japanese_whist_deals_by_hand(variant):
-    starts = replay.hand_starts(steps_of("japanese_whist", {"game": variant, "points": 5}, 200))
+    starts = replay.hand_starts(steps_of("japanese_whist", {"variant": variant, "points": 5}, 200))
     assert len(starts) >= 2
     dealer = random.Random(f"{SEED}:0").randrange(2)
     for step in starts:

@@ -12,6 +12,7 @@ from django.test import Client
 from games.models import Table
 from games.services import tables
 from tests.games.test_lobby import befriend, open_table
+from tests.support.pages import shown
 from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
@@ -110,5 +111,8 @@ def test_a_guest_is_told_in_the_lobby_that_coin_tables_need_an_account(guest_cli
     open_table(alice, stake=25)
     html = guest_client.get("/").content.decode()
     assert 'data-guest="yes"' in html  # the lobby script says the same of tables it draws
-    assert '◎ 25 <span class="guest-note">(sign up to play for coins)</span>' in html
+    assert (
+        '◎ 25</span><span class="guest-note" data-when="guest_coins"> (sign up to play for coins)'
+        in shown(html)
+    )
     assert "sign up to play for coins" not in client_for(alice).get("/").content.decode()

@@ -201,7 +201,7 @@ def test_lobby_lists_open_tables_with_what_a_player_needs(alice, bob):
     assert entry["creator"] == "alice" and entry["visibility"] == "password"
     html = page.content.decode()
     # An inline SVG that any browser draws, not an emoji that needs a colour font (issue 12).
-    assert "icon-lock" in html and "<svg" in html
+    assert 'role="img" aria-label="Password table"><svg class="icon"' in html
     assert "🔒" not in html
 
 

@@ -14,9 +14,7 @@ from django.test import Client
 
 from games.models import Match
 from games.rules import get_game
-from tests.support.players import client_for, make_player
-
-from .test_live_support import (
+from tests.support.live import (
     Sock,
     card_codes,
     cookie_headers,
@@ -24,6 +22,7 @@ from .test_live_support import (
     scan_hidden,
     start_table,
 )
+from tests.support.players import client_for, make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_clients")]
 

@@ -120,8 +120,11 @@ async def _eventually(check, what: str) -> None:
         await asyncio.sleep(0.2)
 
 
-async def test_a_real_worker_rates_a_match_finished_over_the_websocket(alice, bob, live_site):
+async def test_a_real_worker_rates_a_match_finished_over_the_websocket(
+    alice, bob, live_site, settings
+):
     server, worker = live_site
+    settings.COOLDOWN_QUITS = 1000  # the matches below end by leaving: no cool-down for that
     assert os.environ.get("REDIS_URL")
     # Nine rated matches each (rated here, in the test process): the tenth makes both players
     # non-provisional, so they reach the leaderboard with it.
