@@ -115,4 +115,4 @@ def test_a_guest_is_told_in_the_lobby_that_coin_tables_need_an_account(guest_cli
         '◎ 25</span><span class="guest-note" data-when="guest_coins"> (sign up to play for coins)'
         in shown(html)
     )
-    assert "sign up to play for coins" not in client_for(alice).get("/").content.decode()
+    assert "sign up to play for coins" not in shown(client_for(alice).get("/").content.decode())
