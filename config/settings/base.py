@@ -110,8 +110,13 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(VAR_DIR / "db.sqlite3"),
             # IMMEDIATE takes the write lock at BEGIN, so two writers queue instead of one
-            # failing with "database is locked" halfway through a transaction.
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            # failing with "database is locked" halfway through a transaction; WAL lets the
+            # other processes (Daphne, the worker, beat) read while one of them writes.
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 
