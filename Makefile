@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format bench bench-engine clean
+.PHONY: run test install lint format bench bench-engine bench-bots clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench: bench-engine
 
 bench-engine: install
 	$(BIN)/python -m bench.engine
+
+# Computer players: win rates per game and pairing, then the strong bot's decision time.
+bench-bots: install
+	$(BIN)/python -m bench.bots
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

@@ -5,6 +5,7 @@ nothing the second time."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -236,7 +237,8 @@ def play_bot_turn(*, match_id: int, version: int, now: datetime | None = None) -
 
 
 def _computer_move(match: Match, state: Any, seats: list[Seat], seat: Seat, now: datetime) -> None:
-    action = bots.choose(state)
+    rng = random.Random(f"{match.seed}:{match.version}")
+    action = bots.choose("easy", state.view(seat.position), rng)
     record_event(
         match, state.apply(action), seats, seat=seat.position, kind="bot", action=action, now=now
     )
