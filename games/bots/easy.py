@@ -33,8 +33,21 @@ class Seen:
     """What the easy rules look at: one seat's decision, as its view shows it."""
 
     __slots__ = (
-        "game", "seat", "players", "phase", "legal", "cards", "trick", "trump", "out", "tricks",
-        "bids", "deal_cards", "goal_low", "others_up", "tops",
+        "bids",
+        "cards",
+        "deal_cards",
+        "game",
+        "goal_low",
+        "legal",
+        "others_up",
+        "out",
+        "phase",
+        "players",
+        "seat",
+        "tops",
+        "trick",
+        "tricks",
+        "trump",
     )  # fmt: skip
 
     def __init__(

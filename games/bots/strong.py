@@ -13,6 +13,7 @@ choice is the same whenever the world count, not the clock, ends the search (alw
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Mapping
@@ -89,7 +90,7 @@ def distinct_candidates(view: Mapping[str, Any]) -> list[Action]:
         key=lambda card: (card[1], RANK_VALUE[card[0]]),
     )
     redundant: set[str] = set()
-    for low, high in zip(plain, plain[1:], strict=False):
+    for low, high in itertools.pairwise(plain):
         if low[1] != high[1]:
             continue
         between = range(RANK_VALUE[low[0]] + 1, RANK_VALUE[high[0]])

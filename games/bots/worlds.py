@@ -25,7 +25,7 @@ Voids = dict[int, set[str]]
 class Slot:
     """A place for ``count`` unseen cards, none of them of a suit in ``forbidden``."""
 
-    __slots__ = ("count", "forbidden", "cards")
+    __slots__ = ("cards", "count", "forbidden")
 
     def __init__(self, count: int, forbidden: Iterable[str] = ()) -> None:
         self.count = count
@@ -78,10 +78,7 @@ def shown_voids(
         if not plays:
             continue
         lead = plays[0]
-        if is_joker(lead["card"]):
-            led = lead.get("suit")
-        else:
-            led = lead["card"][1]
+        led = lead.get("suit") if is_joker(lead["card"]) else lead["card"][1]
         if led is None:
             continue
         for play in plays[1:]:
@@ -137,9 +134,11 @@ def japanese_joker(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any
     if view["phase"] == "trump":  # JJ-5: three cards each, the other thirty to come
         first, undealt = Slot(3), Slot(30)
         fill(JOKER_DECK - set(hand), [first, undealt], rng)
-        hands = [hand, first.cards] if seat == 0 else [first.cards, hand]
         record.update(
-            hands=hands, columns=[[None] * 5, [None] * 5], undealt=undealt.cards, played=[]
+            hands=[hand, first.cards] if seat == 0 else [first.cards, hand],
+            columns=[[None] * 5, [None] * 5],
+            undealt=undealt.cards,
+            played=[],
         )
         return record
     seen = set(hand) | set(_played(view)) | set(view["known_in_hand"][opp])
@@ -158,7 +157,7 @@ def japanese_joker(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any
     record["hands"] = hands
     record["columns"] = [
         [
-            None if slot is None else [column["up"], slot.cards[0]]  # type: ignore[index]
+            None if slot is None else [column["up"], slot.cards[0]]
             for column, slot in zip(columns, seat_downs, strict=True)
         ]
         for columns, seat_downs in zip(view["columns"], downs, strict=True)
