@@ -36,7 +36,8 @@ def play_match(game: str, seats: list[Bot], seed: int) -> Any:
     state = get_game(game).new_match(None, seed)
     rng = random.Random(f"bench:{seed}")
     while not state.is_over:
-        seat: int = state.to_act
+        seat = state.to_act
+        assert seat is not None  # a match that is not over awaits a seat
         state = state.apply(seats[seat](state.view(seat), rng))
     return state
 
