@@ -57,7 +57,15 @@ class Rematch:
     type: str = "rematch"
 
 
-Message = Act | Sync | Ping | Leave | Rematch
+@dataclass(frozen=True)
+class Suggest:
+    """Ask for this turn's suggestion (at a table with a computer player)."""
+
+    version: int
+    type: str = "suggest"
+
+
+Message = Act | Sync | Ping | Leave | Rematch | Suggest
 
 
 def _is_int(value: Any) -> bool:
@@ -121,6 +129,13 @@ def _rematch(data: dict[str, Any]) -> Rematch:
     return Rematch(accept=accept)
 
 
+def _suggest(data: dict[str, Any]) -> Suggest:
+    _check_keys(data, {"version"})
+    if not _is_int(data["version"]) or data["version"] < 0:
+        raise BadMessage(gettext("'version' must be a whole number."))
+    return Suggest(version=data["version"])
+
+
 def _bare(cls: type) -> Any:
     def parse(data: dict[str, Any]) -> Any:
         _check_keys(data, set())
@@ -135,6 +150,7 @@ PARSERS = {
     "ping": _bare(Ping),
     "leave": _bare(Leave),
     "rematch": _rematch,
+    "suggest": _suggest,
 }
 
 

@@ -7,6 +7,7 @@ import { Announcer, prefs, sound } from "./table/feel.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
 import { TableView } from "./table/view.js";
+import { install as installSuggest } from "./suggest.js";
 
 const root = document.getElementById("match-area");
 if (root && root.dataset.tableId) boot(root);
@@ -74,9 +75,11 @@ function boot(root) {
     ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
   }
 
+  let suggest = null;
   client = new TableClient(tableId, {
     onState(state, previous) {
       view.render(state, previous);
+      if (suggest) suggest.update(state);
       view.tools.result.hidden = !state.result;
       const { lines, cues } = story(previous, state);
       for (const line of lines) announcer.say(line);
@@ -114,6 +117,8 @@ function boot(root) {
           dialogs.rematchStatus(client.state, message);
         }
         if (message.url) window.location.assign(message.url);
+      } else if (message.type === "suggestion") {
+        if (suggest) suggest.take(message);
       } else if (message.type === "rating") {
         ratings.take(message);
         ratings.render(client.state);
@@ -136,6 +141,7 @@ function boot(root) {
       );
     },
   }).start();
+  suggest = installSuggest(root, client);
 
   // Count the clocks down between messages.
   setInterval(() => view.tick(), 500);
