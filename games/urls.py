@@ -11,7 +11,5 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/", views.table_invite, name="table_invite"),
     path("practice/<str:game>/", views.practice_start, name="practice_start"),
     path("tables/<int:table_id>/computer/", views.computer_add, name="computer_add"),
-    path(
-        "tables/<int:table_id>/computer/remove/", views.computer_remove, name="computer_remove"
-    ),
+    path("tables/<int:table_id>/computer/remove/", views.computer_remove, name="computer_remove"),
 ]

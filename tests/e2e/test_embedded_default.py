@@ -40,8 +40,7 @@ class MakeRun:
         self.env = {
             key: value
             for key, value in os.environ.items()
-            if key
-            not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ENV"}
+            if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_ENV"}
         }
         self.env.update(
             {
