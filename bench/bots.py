@@ -70,11 +70,11 @@ def classic(one: Bot, others: Bot, count: int) -> tuple[float, float]:
     return statistics.fmean(places), firsts / count
 
 
-def decision_times(count: int, budget: float) -> dict[str, list[float]]:
+def decision_times(games: list[str], count: int, budget: float) -> dict[str, list[float]]:
     """Seconds the strong bot takes per decision with a choice, ``count`` per game."""
     times: dict[str, list[float]] = {}
     rng = random.Random("timing")
-    for game in (*TWO_PLAYER, "classic_joker"):
+    for game in games:
         times[game] = []
         seed = 0
         while len(times[game]) < count:
@@ -98,8 +98,8 @@ def main() -> None:
     parser.add_argument(
         "--strong-matches", type=int, default=200, help="each pairing with the strong bot"
     )
-    parser.add_argument("--classic-matches", type=int, default=200)
-    parser.add_argument("--worlds", type=int, default=8, help="strong's worlds per decision")
+    parser.add_argument("--worlds", type=int, default=4, help="strong's worlds per decision")
+    parser.add_argument("--games", default="japanese_joker,japanese_whist,classic_joker")
     parser.add_argument("--decisions", type=int, default=100, help="timed decisions per game")
     args = parser.parse_args()
 
@@ -108,8 +108,9 @@ def main() -> None:
         "easy": bots.BOTS["easy"],
         "strong": partial(strong.choose, budget=None, max_worlds=args.worlds),
     }
+    games = args.games.split(",")
     print(f"(win rates: strong plays {args.worlds} sampled worlds per decision)")
-    for game in TWO_PLAYER:
+    for game in (g for g in TWO_PLAYER if g in games):
         for first, second in PAIRINGS:
             count = args.matches if first == "easy" else args.strong_matches
             share = two_player(game, kinds[first], kinds[second], count)
@@ -118,8 +119,8 @@ def main() -> None:
                 f"±{margin(share, count):.1f} of {count} matches",
                 flush=True,
             )
-    for one, others in PAIRINGS:
-        count = args.classic_matches
+    for one, others in PAIRINGS if "classic_joker" in games else ():
+        count = args.matches if one == "easy" else args.strong_matches
         place, share = classic(kinds[one], kinds[others], count)
         print(
             f"classic_joker {one} vs 3 {others}: mean placement {place:.2f}, "
@@ -127,7 +128,7 @@ def main() -> None:
             flush=True,
         )
     budget = strong.DEFAULT_BUDGET
-    for game, seconds in decision_times(args.decisions, budget).items():
+    for game, seconds in decision_times(games, args.decisions, budget).items():
         ordered = sorted(seconds)
         p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
         print(

@@ -82,8 +82,8 @@ def distinct_candidates(view: Mapping[str, Any]) -> list[Action]:
     legal = view["legal"]
     if legal[0]["type"] != "play":
         return list(legal)
+    # Only cards of completed tricks: a card in the trick in progress still decides it.
     out = {play["card"] for trick in view["hand_tricks"] for play in trick["plays"]}
-    out.update(play["card"] for play in view["trick"])
     hand = set(view.get("hand", ()))
     plain = sorted(
         {a["card"] for a in legal if not is_joker(a["card"]) and a["card"] in hand},
