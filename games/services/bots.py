@@ -62,7 +62,7 @@ def computer_player() -> Player:
             number += 1
 
 
-def _seat_computer(table: Table, position: int, strength: str) -> Seat:
+def seat_computer(table: Table, position: int, strength: str) -> Seat:
     """Put a computer of ``strength`` in the free seat ``position``. Table lock held."""
     for _attempt in range(5):
         player = computer_player()
@@ -97,7 +97,7 @@ def practice_start(
         )
         table = _locked_table(table.pk)
         for position in range(1, table.seats_total):
-            _seat_computer(table, position, strength)
+            seat_computer(table, position, strength)
         table_start(table)
         table_publish(table)
     return table
@@ -119,7 +119,7 @@ def seat_computer_add(*, player: Player, table_id: int, strength: str) -> Seat:
         free = sorted(set(range(table.seats_total)) - taken)
         if not free:
             raise ServiceError(gettext("This table is full."), code="full")
-        seat = _seat_computer(table, free[0], strength)
+        seat = seat_computer(table, free[0], strength)
         table.last_activity_at = timezone.now()
         table.save(update_fields=["last_activity_at"])
         if len(taken) + 1 == table.seats_total:
@@ -174,7 +174,9 @@ def hint_claim(*, player: Player, table_id: int, version: int) -> Hint:
         if match is None or match.status != Match.Status.PLAYING:
             raise ServiceError(gettext("There is no match in play here."), code="not_playing")
         seats = table_seats(table_id)
-        if not any(seat.is_bot for seat in seats):
+        # A computer put there, not one that took over a forfeited seat: a table of people
+        # (a rated one, say) stays a table of people.
+        if not any(seat.is_bot and not seat.forfeited for seat in seats):
             raise ServiceError(
                 gettext("Suggestions are given only at a table with a computer player."),
                 code="no_computer",

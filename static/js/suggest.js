@@ -38,7 +38,8 @@ export function install(root, client) {
     // Every new state: offered only on the player's own turn at a table with a computer.
     update(state) {
       const view = state && state.view;
-      const withComputer = (state.seats || []).some((seat) => seat.bot);
+      // A computer put at the table, not one playing a forfeited seat (docs/protocol.md).
+      const withComputer = (state.seats || []).some((seat) => seat.bot && !seat.forfeited);
       const myTurn = view && view.seat !== null && view.to_act === view.seat;
       box.hidden = !(withComputer && myTurn && state.status === "playing");
       if (shown && shown.version !== state.version) {

@@ -289,3 +289,29 @@ def test_a_visitor_without_a_player_cannot_start_a_practice_table(db):
     response = Client().post("/practice/japanese_joker/", {"strength": "easy"})
     assert response.status_code == 302
     assert not Table.objects.exists()
+
+
+def test_a_practice_rematch_starts_at_once_with_the_same_computers(alice):
+    from games.services import rematch
+
+    table = bot_services.practice_start(
+        player=alice, game="japanese_joker", strength="strong", options={"points": 11}
+    )
+    play_person_to_end(table, alice)
+    offer = rematch.rematch_accept(table_id=table.pk, player=alice, accept=True)
+    new = Table.objects.get(pk=offer["table"])
+    assert new.status == Table.Status.PLAYING
+    seats = list(new.seats.order_by("position"))
+    assert [(s.is_bot, s.bot_strength) for s in seats] == [(True, "strong"), (False, "")]
+
+
+def test_suggest_is_not_given_for_a_computer_that_took_over_a_forfeited_seat(
+    alice, bob, carol, dave
+):
+    table = start_table("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"})
+    moves.match_leave(table_id=table.pk, player=bob)
+    match, state = state_of(table)
+    actor = Seat.objects.get(table=table, position=state.to_act)
+    with pytest.raises(ServiceError) as refused:
+        bot_services.hint_claim(player=actor.player, table_id=table.pk, version=match.version)
+    assert refused.value.code == "no_computer"
