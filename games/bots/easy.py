@@ -41,7 +41,6 @@ class Seen:
         "legal",
         "others_up",
         "out",
-        "phase",
         "players",
         "seat",
         "tops",
@@ -56,7 +55,6 @@ class Seen:
         game: str,
         seat: int,
         players: int,
-        phase: str,
         legal: list[Action],
         cards: list[str],
         trick: list[Play],
@@ -71,7 +69,6 @@ class Seen:
         self.game = game
         self.seat = seat
         self.players = players
-        self.phase = phase
         self.legal = legal
         self.cards = cards
         self.trick = trick
@@ -107,7 +104,6 @@ def from_view(view: Mapping[str, Any]) -> Seen:
         game=game,
         seat=seat,
         players=view["players"],
-        phase=view["phase"],
         legal=view["legal"],
         cards=cards,
         trick=[Play.from_public(play) for play in view["trick"]],
@@ -125,11 +121,10 @@ def from_world(state: Any) -> Seen:
     """The :class:`Seen` of the seat to act in a sampled world (the strong bot's playouts)."""
     module = type(state).__module__
     seat = state.to_act
-    phase = state.phase.value
     if module.endswith("japanese_joker"):
         ups = [column[0] for column in state.columns[seat] if column is not None]
         return Seen(
-            game="japanese_joker", seat=seat, players=2, phase=phase,
+            game="japanese_joker", seat=seat, players=2,
             legal=state.legal_actions(), cards=[*state.hands[seat], *ups], trick=list(state.trick),
             trump=state.trump, out=state.played, tricks=state.tricks,
         )  # fmt: skip
@@ -137,7 +132,7 @@ def from_world(state: Any) -> Seen:
         cards = [up for up, _ in state.layouts[seat] if up is not None]
         others_up = [up for up, _ in state.layouts[1 - seat] if up is not None]
         return Seen(
-            game="japanese_whist", seat=seat, players=2, phase=phase,
+            game="japanese_whist", seat=seat, players=2,
             legal=state.legal_actions(), cards=cards + list(state.hands[seat]),
             trick=list(state.trick), trump=state.trump, out=state.won[0] + state.won[1],
             tricks=state.tricks, goal_low=state.contract == "pass", others_up=others_up,
@@ -146,7 +141,7 @@ def from_world(state: Any) -> Seen:
     if state.trump_card is not None:
         out = (*out, state.trump_card)
     return Seen(
-        game="classic_joker", seat=seat, players=4, phase=phase, legal=state.legal_actions(),
+        game="classic_joker", seat=seat, players=4, legal=state.legal_actions(),
         cards=list(state.hands[seat]), trick=list(state.trick), trump=state.trump, out=out,
         tricks=state.tricks, bids=state.bids, deal_cards=state.cards,
     )  # fmt: skip
