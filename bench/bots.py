@@ -113,6 +113,8 @@ def main() -> None:
     for game in (g for g in TWO_PLAYER if g in games):
         for first, second in PAIRINGS:
             count = args.matches if first == "easy" else args.strong_matches
+            if not count:
+                continue
             share = two_player(game, kinds[first], kinds[second], count)
             print(
                 f"{game} {first} vs {second}: {100 * share:.1f}% "
@@ -121,6 +123,8 @@ def main() -> None:
             )
     for one, others in PAIRINGS if "classic_joker" in games else ():
         count = args.matches if one == "easy" else args.strong_matches
+        if not count:
+            continue
         place, share = classic(kinds[one], kinds[others], count)
         print(
             f"classic_joker {one} vs 3 {others}: mean placement {place:.2f}, "

@@ -5,10 +5,11 @@ For each decision it deals the unseen cards many times consistently with what it
 the easy policy for all seats, and takes the candidate with the best average result: its hand
 points minus the opponents' (in classic Joker, minus their mean).
 
-Search stops after ``worlds`` sampled worlds or when the time ``budget`` (seconds, default
-0.3) would be overrun by one more, whichever comes first. With the same ``rng`` seed the
-choice is the same whenever the world count, not the clock, ends the search (always with
-``budget=None``).
+Search stops after ``max_worlds`` sampled worlds or when the time ``budget`` (seconds,
+default 0.3) would be overrun by one more, whichever comes first; a world the clock cuts short
+counts for the candidates it reached (each is judged by its average). With the same ``rng``
+seed the choice is the same whenever the world count, not the clock, ends the search (always
+with ``budget=None``).
 """
 
 from __future__ import annotations
@@ -42,18 +43,30 @@ def choose(
     if len(candidates) == 1:
         return candidates[0]
     start = time.perf_counter()
+    deadline = None if budget is None else start + budget
+    # The easy bot's choice first: if the clock runs out within the first world, the search
+    # still answers with something sensible among what it had time to try.
+    first = easy.choose(view)
+    candidates.sort(key=lambda action: action != first)
     seat = view["seat"]
     totals = [0.0] * len(candidates)
+    tried = [0] * len(candidates)
     round_cost = 0.0
     for done in range(max_worlds):
-        if budget is not None and done and time.perf_counter() - start + 1.5 * round_cost > budget:
-            break
+        if deadline is not None and done and time.perf_counter() + round_cost > deadline:
+            break  # one more world would overrun the budget
         began = time.perf_counter()
         world = worlds.sample(view, rng)
         for index, action in enumerate(candidates):
+            if deadline is not None and (done or index) and time.perf_counter() > deadline:
+                break
             totals[index] += playout(world.apply(action), seat, world)
+            tried[index] += 1
         round_cost = max(round_cost, time.perf_counter() - began)
-    best = max(range(len(candidates)), key=lambda index: totals[index])
+    best = max(
+        (index for index in range(len(candidates)) if tried[index]),
+        key=lambda index: totals[index] / tried[index],
+    )
     return candidates[best]
 
 
