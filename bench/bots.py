@@ -28,7 +28,6 @@ from games.rules import get_game
 
 Bot = Callable[[Mapping[str, Any], random.Random], dict[str, Any]]
 TWO_PLAYER = ("japanese_joker", "japanese_whist")
-PAIRINGS = (("easy", "random"), ("strong", "random"), ("strong", "easy"))
 
 
 def play_match(game: str, seats: list[Bot], seed: int) -> Any:
@@ -107,6 +106,9 @@ def main() -> None:
     )
     parser.add_argument("--worlds", type=int, default=4, help="strong's worlds per decision")
     parser.add_argument("--games", default="japanese_joker,japanese_whist,classic_joker")
+    parser.add_argument(
+        "--pairings", default="easy:random,strong:random,strong:easy", help="first:second,…"
+    )
     parser.add_argument("--decisions", type=int, default=100, help="timed decisions per game")
     args = parser.parse_args()
 
@@ -116,9 +118,10 @@ def main() -> None:
         "strong": partial(strong.choose, budget=None, max_worlds=args.worlds),
     }
     games = args.games.split(",")
+    pairings = [tuple(pair.split(":")) for pair in args.pairings.split(",")]
     print(f"(win rates: strong plays {args.worlds} sampled worlds per decision)")
     for game in (g for g in TWO_PLAYER if g in games):
-        for first, second in PAIRINGS:
+        for first, second in pairings:
             count = args.matches if first == "easy" else args.strong_matches
             if not count:
                 continue
@@ -128,7 +131,7 @@ def main() -> None:
                 f"±{margin(share, count):.1f} of {count} matches",
                 flush=True,
             )
-    for one, others in PAIRINGS if "classic_joker" in games else ():
+    for one, others in pairings if "classic_joker" in games else ():
         count = args.matches if one == "easy" else args.strong_matches
         if not count:
             continue
@@ -139,7 +142,8 @@ def main() -> None:
             flush=True,
         )
     budget = strong.DEFAULT_BUDGET
-    for game, (wall, cpu) in decision_times(games, args.decisions, budget).items():
+    timed = decision_times(games, args.decisions, budget) if args.decisions else {}
+    for game, (wall, cpu) in timed.items():
         print(
             f"{game} strong decision time at {1000 * budget:.0f} ms budget: "
             f"wall mean {1000 * statistics.fmean(wall):.0f} ms, p99 {1000 * p99(wall):.0f} ms; "
