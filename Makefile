@@ -11,7 +11,7 @@ PORT ?= 8000
 # database). TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint format bench bench-engine bench-load clean
+.PHONY: run test install lint format bench bench-engine bench-load bench-bots clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,10 @@ bench-engine: install
 
 bench-load: install
 	$(BIN)/python -m bench.load
+
+# Computer players: win rates per game and pairing, then the strong bot's decision time.
+bench-bots: install
+	$(BIN)/python -m bench.bots
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

@@ -90,6 +90,21 @@ def table_form_for(game: str) -> type[TableForm]:
     )
 
 
+STRENGTH_CHOICES = [("easy", gettext_lazy("Easy")), ("strong", gettext_lazy("Strong"))]
+
+
+class ComputerForm(forms.Form):
+    """The strength of a computer player: to play against at once, or to fill a seat."""
+
+    strength = forms.ChoiceField(
+        label=gettext_lazy("Strength"), choices=STRENGTH_CHOICES, initial="easy"
+    )
+
+
+class RemoveComputerForm(forms.Form):
+    position = forms.IntegerField(min_value=0, max_value=3)
+
+
 class JoinForm(forms.Form):
     password = forms.CharField(
         required=False, max_length=128, strip=False, widget=forms.PasswordInput

@@ -28,6 +28,7 @@ def seats_public(seats: list[Seat]) -> list[dict[str, Any]]:
             "absence_deadline": iso(seat.absence_deadline),
             "forfeited": seat.forfeited,
             "bot": seat.is_bot,
+            "bot_strength": seat.bot_strength or None,
             "timeouts": seat.timeouts_in_row,
         }
         for seat in seats

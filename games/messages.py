@@ -80,7 +80,15 @@ class Report:
     type: str = "report"
 
 
-Message = Act | Sync | Ping | Leave | Rematch | Chat | Report
+@dataclass(frozen=True)
+class Suggest:
+    """Ask for this turn's suggestion (at a table with a computer player)."""
+
+    version: int
+    type: str = "suggest"
+
+
+Message = Act | Sync | Ping | Leave | Rematch | Chat | Report | Suggest
 
 MAX_REPORT_REASON = 500
 
@@ -195,6 +203,13 @@ def _report(data: dict[str, Any]) -> Report:
     return Report(message=about, reason=reason)
 
 
+def _suggest(data: dict[str, Any]) -> Suggest:
+    _check_keys(data, {"version"})
+    if not _is_int(data["version"]) or data["version"] < 0:
+        raise BadMessage(gettext("'version' must be a whole number."))
+    return Suggest(version=data["version"])
+
+
 def _bare(cls: type) -> Any:
     def parse(data: dict[str, Any]) -> Any:
         _check_keys(data, set())
@@ -211,6 +226,7 @@ PARSERS = {
     "rematch": _rematch,
     "chat": _chat,
     "report": _report,
+    "suggest": _suggest,
 }
 
 

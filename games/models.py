@@ -96,8 +96,17 @@ class Seat(models.Model):
     absence_used_ms = models.PositiveIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     forfeited = models.BooleanField(default=False)
-    # Classic Joker: a computer player took over after a forfeit.
+    # A computer plays this seat: one put there (its player is a ComputerPlayer's), or, in
+    # classic Joker, one that took over after its player forfeited.
     is_bot = models.BooleanField(default=False)
+    bot_strength = models.CharField(
+        max_length=6,
+        choices=[("easy", _("Easy")), ("strong", _("Strong"))],
+        blank=True,
+        help_text="The computer's strength; blank for a person.",
+    )
+    # The match version at which this seat's player last had a suggestion (once per turn).
+    hint_version = models.PositiveIntegerField(null=True, blank=True)
     # Live play: the seat's player has a live socket at the table (a TableConnection row).
     connected = models.BooleanField(default=True)
     # After the match: this seat's player accepted a rematch.
@@ -115,6 +124,19 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table} (seat {self.position})"
+
+
+class ComputerPlayer(models.Model):
+    """A player identity that computers sit under: no user, so never rated and no wallet.
+
+    A seat needs a player, and a player holds one active seat at a time, so the computers share
+    a pool of these and take a free one (``games.services.bots.computer_player``)."""
+
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="computer")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.player.name
 
 
 class Invitation(models.Model):

@@ -19,9 +19,17 @@ from social import selectors as social
 
 from . import access, selectors
 from .catalog import GAME_TITLES, describe_options
-from .forms import InviteForm, JoinForm, LobbyFilterForm, lobby_filters, table_form_for
+from .forms import (
+    ComputerForm,
+    InviteForm,
+    JoinForm,
+    LobbyFilterForm,
+    RemoveComputerForm,
+    lobby_filters,
+    table_form_for,
+)
 from .models import Table
-from .services import invitations, tables
+from .services import bots, invitations, tables
 from .services.lobby import lobby_entry
 
 # The lobby lists this many of the newest matches being played, to watch.
@@ -55,6 +63,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
             for table in selectors.matches_being_played(player, limit=BEING_PLAYED_SHOWN)
         ],
         "cooldown_notice": social.cooldown_notice(player),
+        "computer_form": ComputerForm(),
     }
     return render(request, "games/lobby.html", context)
 
@@ -96,6 +105,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("No such table.")
     seats = list(table.seats.select_related("player").order_by("position"))
     my_seat = next((seat for seat in seats if player and seat.player_id == player.pk), None)
+    seats_by_position = [
+        next((s for s in seats if s.position == p), None) for p in range(table.seats_total)
+    ]
     invitable = []
     if my_seat is not None and player and not player.is_guest and table.status == "open":
         seated = {seat.player_id for seat in seats}
@@ -104,15 +116,15 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "entry": lobby_entry(table),
         "options": describe_options(table.game, table.options),
-        "seats": [
-            next((s for s in seats if s.position == p), None) for p in range(table.seats_total)
-        ],
+        "seats": seats_by_position,
         "my_seat": my_seat,
         "is_creator": player is not None and table.creator_id == player.pk,
         "invitable": invitable,
         "online_ids": {f["id"] for f in selectors.friends_online(player)},
         "join_form": JoinForm(),
         **social.table_page_context(player, table, seats),
+        "computer_form": ComputerForm(),
+        "free_seats": any(seat is None for seat in seats_by_position),
     }
     return render(request, "games/table.html", context)
 
@@ -179,5 +191,55 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
             request,
             lambda p: invitations.table_invite(inviter=p, table_id=table_id, friend_id=friend_id),
             _("Invitation sent."),
+        )
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def practice_start(request: HttpRequest, game: str) -> HttpResponse:
+    """Play the computer at once: the table starts with computers in every other seat."""
+    if game not in GAME_TITLES:
+        raise Http404("No such game.")
+    form = ComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the computer's strength: easy or strong."))
+        return redirect("home")
+    strength = form.cleaned_data["strength"]
+    started: list[Table] = []
+    if _act(
+        request,
+        lambda p: started.append(bots.practice_start(player=p, game=game, strength=strength)),
+        "",
+    ):
+        return redirect("table", table_id=started[0].pk)
+    return redirect("home")
+
+
+@require_POST
+def computer_add(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = ComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the computer's strength: easy or strong."))
+    else:
+        strength = form.cleaned_data["strength"]
+        _act(
+            request,
+            lambda p: bots.seat_computer_add(player=p, table_id=table_id, strength=strength),
+            "",
+        )
+    return redirect("table", table_id=table_id)
+
+
+@require_POST
+def computer_remove(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = RemoveComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("There is no computer player in that seat."))
+    else:
+        position = form.cleaned_data["position"]
+        _act(
+            request,
+            lambda p: bots.seat_computer_remove(player=p, table_id=table_id, position=position),
+            "",
         )
     return redirect("table", table_id=table_id)

@@ -299,7 +299,7 @@ LIVE_CONNECTION_STALE_SECONDS = float(os.environ.get("LIVE_CONNECTION_STALE_SECO
 # The sweep is the site's clock: due turns and absences are found by their deadline.
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 1))
 # A computer seat moves this long after its turn comes, so a person can follow the trick.
-LIVE_BOT_DELAY_SECONDS = float(os.environ.get("LIVE_BOT_DELAY_SECONDS", 1))
+BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 0.8))
 # Threads for the sockets' database work in each server process; a table waiting on its lock
 # holds one of them, never the others. SQLite writes one at a time anyway. 0: no pool, Django's
 # one shared thread.

@@ -24,6 +24,8 @@ STORAGES = {
 # Tasks queued from on_commit run in the test process; tests that exercise a worker start one.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Computer players move at once: no pause for a person to follow the trick.
+BOT_MOVE_DELAY_SECONDS = 0.0
 # Serve static files from the source folders, as in development: tests never run collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

@@ -1,21 +1,37 @@
-"""Computer players: they choose an action through the rules API only (DESIGN.md § Apps).
+"""Computer players: they choose from exactly what their seat may see (DESIGN.md § Apps).
 
-A bot sees what its seat may see and nothing more: it asks the state for the seat's legal
-actions, never for another seat's cards. ``choose(state)`` is the one entry point the live-play
-services call when a bot seat is to act.
+A bot is ``choose(view, rng) -> action``, where ``view`` is the engine's ``state.view(seat)``
+for the seat to act (it carries the hand, the legal actions and the hand's tricks so far); no
+bot ever reads the full state. Three kinds: ``random`` (a legal action at random: the benchmark's
+baseline), ``easy`` (a beginner's rules, :mod:`.easy`) and ``strong`` (Monte Carlo over sampled
+worlds, :mod:`.strong`).
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .simple import SimpleBot
+from ..rules.contract import Action
+from . import easy, strong
 
-__all__ = ["SimpleBot", "choose"]
+Bot = Callable[[Mapping[str, Any], random.Random], Action]
+STRENGTHS: tuple[str, ...] = ("easy", "strong")
 
-DEFAULT_BOT = SimpleBot()
+
+def random_choice(view: Mapping[str, Any], rng: random.Random) -> Action:
+    """A legal action drawn at random."""
+    return rng.choice(view["legal"])
 
 
-def choose(state: Any) -> dict[str, Any]:
-    """The action the site's bot plays for ``state.to_act``."""
-    return DEFAULT_BOT.choose(state)
+BOTS: dict[str, Bot] = {
+    "random": random_choice,
+    "easy": easy.choose,
+    "strong": strong.choose,
+}
+
+
+def choose(kind: str, view: Mapping[str, Any], rng: random.Random) -> Action:
+    """The action the bot of ``kind`` plays for the seat whose ``view`` this is."""
+    return BOTS[kind](view, rng)

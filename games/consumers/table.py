@@ -13,6 +13,7 @@ the process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -29,9 +30,9 @@ from social import selectors as social_selectors
 from social.services import chat, moderation
 
 from .. import realtime
-from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Sync, decode
+from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Suggest, Sync, decode
 from ..models import Match
-from ..services import moves, presence, rematch
+from ..services import bots, moves, presence, rematch
 from .heartbeat import heartbeat
 
 logger = logging.getLogger(__name__)
@@ -253,6 +254,18 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         if lines:
             frames = [social_selectors.localized_line(line) for line in lines]
             await self._send({"type": "chat_history", "messages": frames})
+
+    async def handle_suggest(self, message: Suggest) -> None:
+        """The strong bot's choice for this seat's own view, to this socket only."""
+        if self.seat is None:
+            raise ServiceError(gettext("Only the match’s players can ask."), code="not_seated")
+        await self._require_seat()
+        hint = await run_db(
+            bots.hint_claim, player=self.player, table_id=self.table_id, version=message.version
+        )
+        # The search is pure CPU on the view: off the event loop and off the database threads.
+        action = await asyncio.to_thread(bots.hint_choose, hint)
+        await self._send({"type": "suggestion", "version": hint.version, "action": action})
 
     # --- Outbound --------------------------------------------------------------------------------
 

@@ -34,8 +34,10 @@ class PublicTrick(TypedDict):
 class View(TypedDict):
     """The keys every game's view has (each game's own view adds the rest).
 
-    ``trump`` is absent until the trump is known, ``hand`` for a spectator, and ``result``
-    (the winning seats) in Japanese and classic Joker until the match is over.
+    ``hand_tricks`` lists the completed tricks of the hand in progress (after its last trick,
+    of the hand just finished): public, so that a computer player remembers what a person at
+    the table saw. ``trump`` is absent until the trump is known, ``hand`` for a spectator, and
+    ``result`` (the winning seats) in Japanese and classic Joker until the match is over.
     """
 
     game: str
@@ -53,6 +55,7 @@ class View(TypedDict):
     previous_hand: dict[str, Any] | None
     legal: list[Action]
     forfeited: list[int] | None
+    hand_tricks: list[PublicTrick]
     trump: NotRequired[str | None]
     hand: NotRequired[list[str]]
     result: NotRequired[list[int] | None]

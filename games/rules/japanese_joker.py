@@ -60,6 +60,8 @@ from .tricks import (
     follow_cards,
     follow_refusal,
     follow_requirement,
+    hand_tricks_from_public,
+    hand_tricks_public,
     joker_call,
 )
 
@@ -186,6 +188,7 @@ class State:
     known: Pair = ((), ())  # face-up cards moved to a hand by JJ-10: public
     revealed: tuple[int, int] = (0, 0)  # face-down cards the last play moved to each hand
     forfeited: tuple[int, ...] = ()
+    hand_tricks: tuple[CompletedTrick, ...] = ()  # this hand's completed tricks: public
 
     # -- the contract's read-only attributes -------------------------------------------------
 
@@ -418,6 +421,9 @@ class State:
         new.known = known
         new.revealed = revealed
         new.forfeited = self.forfeited
+        # A play that completes a trick brings a new last trick: the hand's history grows.
+        done = last_trick is not None and last_trick is not self.last_trick
+        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
         new.__class__ = State
         return new
 
@@ -446,6 +452,7 @@ class State:
         new.known = self.known
         new.revealed = self.revealed
         new.forfeited = self.forfeited
+        new.hand_tricks = self.hand_tricks
         for name, value in changes.items():
             setattr(new, name, value)
         new.__class__ = State
@@ -556,6 +563,7 @@ class State:
             "revealed": list(self.revealed),
             "forfeited": list(self.forfeited),
             "legal": self.legal_actions() if seat is not None and seat == self.to_act else [],
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
         if self.trump_known:
             view["trump"] = self.trump
@@ -596,6 +604,7 @@ class State:
             "known_in_hand": [list(self.known[0]), list(self.known[1])],
             "revealed": list(self.revealed),
             "forfeited": self.forfeited[0] if self.forfeited else None,
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
 
 
@@ -792,6 +801,7 @@ def _read_stored(data: Mapping[str, Any]) -> State:
         known=storage.pair(storage.card_tuples(data["known_in_hand"])),
         revealed=storage.pair(data["revealed"]),
         forfeited=() if forfeited is None else (forfeited,),
+        hand_tricks=hand_tricks_from_public(data),
     )
 
 

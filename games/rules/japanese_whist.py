@@ -55,7 +55,14 @@ from .base import (
 from .cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
 from .contract import Action, View
 from .deals import check_cards, deal_object, deal_scores
-from .tricks import CompletedTrick, Play, completed_trick_from_public, completed_trick_public
+from .tricks import (
+    CompletedTrick,
+    Play,
+    completed_trick_from_public,
+    completed_trick_public,
+    hand_tricks_from_public,
+    hand_tricks_public,
+)
 
 NAME = "japanese_whist"
 NUM_PLAYERS = 2
@@ -259,6 +266,7 @@ class State:
     # (seat, position) of layout cards played to this trick with a face-down card beneath, to be
     # turned up when the trick is complete (JW-6). Derived from the layout, so not stored.
     pending: tuple[tuple[int, int], ...] = ()
+    hand_tricks: tuple[CompletedTrick, ...] = ()  # this hand's completed tricks: public
 
     # --- the public contract -------------------------------------------------------------
 
@@ -399,6 +407,7 @@ class State:
             "legal": self.legal_actions() if seat is not None and seat == to_act else [],
             "result": self.result,
             "forfeited": list(self.forfeited) if self.forfeited else None,
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
         # docs/rules/README.md § 0.3: in the trumps game the trump is absent until it is named.
         if self.options.variant != "trumps" or self.trump is not None:
@@ -428,6 +437,7 @@ class State:
             "previous_hand": None if self.previous_hand is None else self.previous_hand.public(),
             "result": self.result,
             "forfeited": list(self.forfeited) if self.forfeited else None,
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
 
     # --- play ----------------------------------------------------------------------------
@@ -539,6 +549,9 @@ class State:
         new.result_ = self.result_
         new.forfeited = self.forfeited
         new.pending = pending
+        # A play that completes a trick brings a new last trick: the hand's history grows.
+        done = last_trick is not None and last_trick is not self.last_trick
+        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
         new.__class__ = State
         return new
 
@@ -563,6 +576,7 @@ class State:
         new.result_ = self.result_
         new.forfeited = self.forfeited
         new.pending = self.pending
+        new.hand_tricks = self.hand_tricks
         for name, value in changes.items():
             setattr(new, name, value)
         new.__class__ = State
@@ -625,6 +639,7 @@ class State:
             won=((), ()),
             scores_=scores,
             previous_hand=summary,
+            hand_tricks=(),
         )
 
     # --- messages --------------------------------------------------------------------------
@@ -824,6 +839,7 @@ def _read_stored(data: Mapping[str, Any]) -> State:
             for position, (up, down) in enumerate(layout)
             if up is None and down is not None
         ),
+        hand_tricks=hand_tricks_from_public(data),
     )
 
 

@@ -59,6 +59,21 @@ def completed_trick_from_public(data: Mapping[str, Any] | None) -> CompletedTric
     return (tuple(Play.from_public(play) for play in data["plays"]), data["winner"])
 
 
+def hand_tricks_public(tricks: tuple[CompletedTrick, ...]) -> list[PublicTrick]:
+    """The hand's completed tricks as every seat saw them (the view's ``hand_tricks``)."""
+    return [
+        {"plays": [play.public() for play in plays], "winner": winner} for plays, winner in tricks
+    ]
+
+
+def hand_tricks_from_public(data: Mapping[str, Any]) -> tuple[CompletedTrick, ...]:
+    """The stored ``hand_tricks``; a state stored before they were kept has none."""
+    return tuple(
+        (tuple(Play.from_public(play) for play in trick["plays"]), trick["winner"])
+        for trick in data.get("hand_tricks", ())
+    )
+
+
 # --- the follow/trump requirement of the Joker games -------------------------------------------
 
 

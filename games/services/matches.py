@@ -149,7 +149,7 @@ def _limits() -> Limits:
     return Limits(
         turn_seconds=settings.TURN_SECONDS,
         grace_seconds=settings.ABSENCE_GRACE_SECONDS,
-        computer_delay_seconds=settings.LIVE_BOT_DELAY_SECONDS,
+        computer_delay_seconds=settings.BOT_MOVE_DELAY_SECONDS,
     )
 
 
@@ -192,7 +192,7 @@ def arm_clocks(
             BOT_TURN_TASK,
             match.pk,
             match.version,
-            countdown=settings.LIVE_BOT_DELAY_SECONDS,
+            countdown=settings.BOT_MOVE_DELAY_SECONDS,  # a person can follow the trick
         )
     return changed
 
@@ -266,7 +266,8 @@ def forfeit_seat(
     seat.forfeited = True
     seat.absence_deadline = None
     seat.is_bot = not new_state.is_over  # only classic Joker plays on after a forfeit
-    seat.save(update_fields=["forfeited", "absence_deadline", "is_bot"])
+    seat.bot_strength = "easy" if seat.is_bot else seat.bot_strength
+    seat.save(update_fields=["forfeited", "absence_deadline", "is_bot", "bot_strength"])
     forfeit_recorded(match, seats, seat, reason=reason, now=now)  # cool-downs, reputation
     record_event(
         match,

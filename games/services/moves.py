@@ -5,6 +5,7 @@ nothing the second time."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -218,25 +219,47 @@ def play_due_turn(
 
 
 def play_bot_turn(*, match_id: int, version: int, now: datetime | None = None) -> bool:
-    """A computer seat's move, enqueued when its turn came (after its short pause)."""
+    """A computer seat's move, enqueued when its turn came (after its short pause).
+
+    The bot chooses from its seat's view before the lock is taken (the strong bot searches for
+    a few hundred milliseconds, and the table's sockets must not wait on that); under the lock
+    the version is checked again, so a move that landed meanwhile makes this one a no-op."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.PLAYING or match.version != version:
+        return False
+    state = engine_state(match)
+    if state.to_act is None:
+        return False
+    seat = table_seats(match.table_id)[state.to_act]
+    if not (seat.is_bot or seat.forfeited):
+        return False
+    action = _computer_action(match, state, seat)
     now = now or timezone.now()
     with transaction.atomic():
-        match = locked_match(pk=match_id)  # Lock: a move like any other.
-        if match is None or match.status != Match.Status.PLAYING or match.version != version:
-            return False
-        state = engine_state(match)
-        if state.to_act is None:
+        locked = locked_match(pk=match_id)  # Lock: a move like any other.
+        if locked is None or locked.status != Match.Status.PLAYING or locked.version != version:
             return False
         seats = table_seats(match.table_id)
-        seat = seats[state.to_act]
-        if not (seat.is_bot or seat.forfeited):
-            return False
-        _computer_move(match, state, seats, seat, now)
+        record_event(
+            locked,
+            engine_state(locked).apply(action),
+            seats,
+            seat=seat.position,
+            kind="bot",
+            action=action,
+            now=now,
+        )
     return True
 
 
+def _computer_action(match: Match, state: Any, seat: Seat) -> dict[str, Any]:
+    """The seat's computer chooses from the seat's view (seeded: a replay chooses the same)."""
+    rng = random.Random(f"{match.seed}:{match.version}")
+    return bots.choose(seat.bot_strength or "easy", state.view(seat.position), rng)
+
+
 def _computer_move(match: Match, state: Any, seats: list[Seat], seat: Seat, now: datetime) -> None:
-    action = bots.choose(state)
+    action = _computer_action(match, state, seat)
     record_event(
         match, state.apply(action), seats, seat=seat.position, kind="bot", action=action, now=now
     )

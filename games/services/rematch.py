@@ -17,6 +17,7 @@ from social.services import cooldowns
 
 from .. import frames, realtime
 from ..models import Match, Seat, Table
+from .bots import seat_computer
 from .lobby import table_publish
 from .matches import locked_match, table_seats
 from .tables import table_start
@@ -49,7 +50,8 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
                 seat.save(update_fields=["wants_rematch"])
             needed = [s for s in seats if not s.is_bot]
             if accept and all(s.wants_rematch for s in needed):
-                new_table_id = _open_rematch(table, needed).pk
+                computers = [s for s in seats if s.is_bot and not s.forfeited]
+                new_table_id = _open_rematch(table, needed, computers).pk
         offer = frames.rematch_public(match, seats, new_table_id)
         realtime.publish_on_commit(
             realtime.table_group(table_id),
@@ -58,7 +60,9 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
     return offer
 
 
-def _open_rematch(table: Table, players: list[Seat]) -> Table:
+def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> Table:
+    """The new table: the players one seat on, and the computers seated there (a practice
+    table's opponents come back, of the same strength)."""
     for seat in players:
         busy = Seat.objects.filter(player_id=seat.player_id, active=True).first()
         if busy is not None:
@@ -89,11 +93,15 @@ def _open_rematch(table: Table, players: list[Seat]) -> Table:
                     player=seat.player,
                     position=(seat.position + 1) % table.seats_total,
                 )
+            for seat in computers:
+                seat_computer(
+                    new_table, (seat.position + 1) % table.seats_total, seat.bot_strength or "easy"
+                )
     except IntegrityError:  # one of them sat down elsewhere a moment ago
         raise ServiceError(
             gettext("A player sat down at another table."), code="already_seated"
         ) from None
-    if len(players) == table.seats_total:
+    if len(players) + len(computers) == table.seats_total:
         table_start(new_table)
     table_publish(new_table)
     return new_table

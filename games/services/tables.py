@@ -235,8 +235,10 @@ def table_leave(*, player: Player, table_id: int) -> None:
             )
         require_open(table)
         seat.delete()
-        remaining = list(table.seats.select_related("player").order_by("position"))
-        if not remaining:
+        remaining = list(
+            table.seats.filter(is_bot=False).select_related("player").order_by("position")
+        )
+        if not remaining:  # nobody left, or computers only: the table closes
             _close(table, Table.Status.CANCELLED)
         elif table.creator_id == player.pk:
             table.creator = remaining[0].player

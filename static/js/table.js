@@ -11,6 +11,7 @@ import { Dialogs } from "./table/dialogs.js";
 import { Announcer, prefs, sound } from "./table/feel.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
+import { install as installSuggest } from "./suggest.js";
 import { TableView } from "./table/view.js";
 
 /** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
@@ -107,6 +108,7 @@ function boot(root) {
   function stateChanged(state, previous) {
     view.render(state, previous);
     showFairness(state);
+    suggest.update(state);
     const { lines, cues } = story(previous, state);
     for (const line of lines) announcer.say(line);
     // One sound per update, the most important one.
@@ -131,6 +133,8 @@ function boot(root) {
     if (dialogs.kind() === "result") dialogs.rematchStatus(state, state.rematch);
   }
 
+  // "Suggest" at a table with a computer player (issue 15): the strong computer's choice.
+  const suggest = installSuggest(root, client);
   // The chat panel (issue 17) hears every frame first and keeps the ones that are its own.
   const chat = TableChat.mount(document.getElementById("chat"), (message) => client.send(message));
   client.subscribe(({ frame, state, previous }) => {
@@ -149,6 +153,9 @@ function boot(root) {
       case "rematch":
         dialogs.rematchStatus(state, state.rematch);
         if (frame.url) window.location.assign(frame.url);
+        break;
+      case "suggestion":
+        suggest.take(frame);
         break;
       case "rating":
         ratings.take(frame);

@@ -47,7 +47,7 @@ class MakeRun:
                 "VAR_DIR": str(var_dir),
                 "TURN_SECONDS": "4",
                 "ABSENCE_GRACE_SECONDS": "3",
-                "LIVE_BOT_DELAY_SECONDS": "0.5",
+                "BOT_MOVE_DELAY_SECONDS": "0.5",
             }
         )
         self.lines: list[str] = []

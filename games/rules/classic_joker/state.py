@@ -35,6 +35,8 @@ from ..tricks import (
     follow_cards,
     follow_refusal,
     follow_requirement,
+    hand_tricks_from_public,
+    hand_tricks_public,
     joker_call,
 )
 from .deals import Deal, Hands, deal_from_seed
@@ -182,6 +184,7 @@ class State:
     previous: DealSummary | None
     forfeited: tuple[int, ...]
     result_: tuple[int, ...] | None
+    hand_tricks: tuple[CompletedTrick, ...] = ()  # this deal's completed tricks: public
 
     def __repr__(self) -> str:  # no cards: a repr may end up in a log
         return (
@@ -440,6 +443,9 @@ class State:
         new.previous = self.previous
         new.forfeited = self.forfeited
         new.result_ = self.result_
+        # A play that completes a trick brings a new last trick: the hand's history grows.
+        done = last_trick is not None and last_trick is not self.last_trick
+        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
         new.__class__ = State
         return new
 
@@ -470,6 +476,7 @@ class State:
         new.previous = self.previous
         new.forfeited = self.forfeited
         new.result_ = self.result_
+        new.hand_tricks = self.hand_tricks
         for name, value in changes.items():
             setattr(new, name, value)
         new.__class__ = State
@@ -621,6 +628,7 @@ class State:
             "legal": self.legal_actions() if seat is not None and seat == self.to_act else [],
             "sheet": self.sheet(),
             "forfeited": list(self.forfeited),
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
         if self.trump_known:
             shown["trump"] = self.trump
@@ -671,6 +679,7 @@ class State:
             "previous": None if self.previous is None else self.previous.public(),
             "forfeited": list(self.forfeited),
             "result": self.result,
+            "hand_tricks": hand_tricks_public(self.hand_tricks),
         }
 
 
@@ -773,4 +782,5 @@ def read_stored(data: Mapping[str, Any]) -> State:
         previous=None if previous is None else DealSummary.from_public(previous),
         forfeited=tuple(data["forfeited"]),
         result_=None if data["result"] is None else tuple(data["result"]),
+        hand_tricks=hand_tricks_from_public(data),
     )

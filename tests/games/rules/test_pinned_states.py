@@ -23,6 +23,9 @@ import pytest
 from games.rules import get_game
 
 DATA = Path(__file__).with_name("data")
+# Keys added since the pin, at the end of views and stored states: the completed tricks of the
+# hand (public, for the computer players' memory). A state stored before them reads as none.
+ADDED_KEYS = ("hand_tricks",)
 GAMES = ("japanese_joker", "classic_joker", "japanese_whist")
 
 
@@ -41,9 +44,14 @@ def seat_of(key: str) -> int | None:
     return None if key == "spectator" else int(key)
 
 
+def pinned_keys(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` without the keys added since the pin, the others in their order."""
+    return {key: value for key, value in record.items() if key not in ADDED_KEYS}
+
+
 def assert_same_moment(state: Any, pinned: dict[str, Any]) -> None:
     for key, view in pinned["views"].items():
-        assert json.dumps(state.view(seat_of(key))) == json.dumps(view), key
+        assert json.dumps(pinned_keys(state.view(seat_of(key)))) == json.dumps(view), key
     for key, hidden in pinned["hidden"].items():
         assert sorted(state.hidden_cards(seat_of(key))) == hidden, key
     assert state.auto_trump_cards() == pinned["auto_trump_cards"]
@@ -61,7 +69,7 @@ def test_replayed_matches_store_and_show_what_they_did_before(name: str, index: 
     for step in range(len(match["log"]) + 1):
         if str(step) in checkpoints:
             pinned = checkpoints[str(step)]
-            assert json.dumps(state.to_dict()) == json.dumps(pinned["stored"]), step
+            assert json.dumps(pinned_keys(state.to_dict())) == json.dumps(pinned["stored"]), step
             assert_same_moment(state, pinned)
         if step < len(match["log"]):
             entry = match["log"][step]
@@ -77,5 +85,5 @@ def test_states_stored_by_the_old_engines_load_and_store_back_unchanged(
     game = get_game(name)
     for step, pinned in matches(name)[index]["checkpoints"].items():
         state = game.from_dict(pinned["stored"])
-        assert state.to_dict() == pinned["stored"], step
+        assert pinned_keys(state.to_dict()) == pinned["stored"], step
         assert_same_moment(state, pinned)

@@ -1,0 +1,162 @@
+"""How well and how fast the computer players play: ``make bench-bots`` (issue 15).
+
+Whole matches in process, no Django: per game and pairing, the share of matches the first kind
+wins (Japanese Joker and Whist; seats alternate so the first hand's advantage cancels out), or
+in classic Joker one bot of a kind against three of another, its mean placement (1 = first) and
+its share of first places (its seat rotates). Then the strong bot's decision time at the
+default budget, mean and p99, over real decisions of every game.
+
+The win-rate runs give the strong bot a fixed number of sampled worlds per decision (``--worlds``)
+instead of its 300 ms clock, so that they finish in minutes and give the same figures on any
+machine; the timing runs use the default budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from games import bots
+from games.bots import strong
+from games.rules import get_game
+
+Bot = Callable[[Mapping[str, Any], random.Random], dict[str, Any]]
+TWO_PLAYER = ("japanese_joker", "japanese_whist")
+
+
+def play_match(game: str, seats: list[Bot], seed: int) -> Any:
+    """One whole match of ``game`` with ``seats[i]`` playing seat i; the final state."""
+    state = get_game(game).new_match(None, seed)
+    rng = random.Random(f"bench:{seed}")
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None  # a match that is not over awaits a seat
+        state = state.apply(seats[seat](state.view(seat), rng))
+    return state
+
+
+def margin(share: float, count: int) -> float:
+    """Half the width of the 95% normal interval of a share, in percent."""
+    return 196 * math.sqrt(share * (1 - share) / count)
+
+
+def two_player(game: str, first: Bot, second: Bot, count: int) -> float:
+    """The share of ``count`` matches ``first`` wins, seats alternating."""
+    wins = 0
+    for index in range(count):
+        me = index % 2
+        seats = [first, second] if me == 0 else [second, first]
+        wins += me in play_match(game, seats, index).result
+    return wins / count
+
+
+def classic(one: Bot, others: Bot, count: int) -> tuple[float, float]:
+    """``one`` against three ``others`` in classic Joker: (mean placement, share of firsts)."""
+    places = []
+    firsts = 0
+    for index in range(count):
+        me = index % 4
+        seats = [one if seat == me else others for seat in range(4)]
+        view = play_match("classic_joker", seats, index).view(None)
+        places.append(view["ranking"][me])
+        firsts += view["ranking"][me] == 1
+    return statistics.fmean(places), firsts / count
+
+
+def decision_times(
+    games: list[str], count: int, budget: float
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Seconds the strong bot takes per decision with a choice, ``count`` per game: on the wall
+    clock (what a player waits, with whatever else the machine runs) and on the CPU (one core's
+    work, whatever else runs)."""
+    times: dict[str, tuple[list[float], list[float]]] = {}
+    rng = random.Random("timing")
+    for game in games:
+        wall: list[float] = []
+        cpu: list[float] = []
+        times[game] = (wall, cpu)
+        seed = 0
+        while len(wall) < count:
+            state = get_game(game).new_match(None, f"timing:{seed}")
+            seed += 1
+            while not state.is_over and len(wall) < count:
+                view = state.view(state.to_act)
+                if len(view["legal"]) > 1:
+                    began, began_cpu = time.perf_counter(), time.process_time()
+                    action = strong.choose(view, rng, budget=budget)
+                    wall.append(time.perf_counter() - began)
+                    cpu.append(time.process_time() - began_cpu)
+                else:
+                    action = view["legal"][0]
+                state = state.apply(action)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=400, help="easy vs random, per game")
+    parser.add_argument(
+        "--strong-matches", type=int, default=200, help="each pairing with the strong bot"
+    )
+    parser.add_argument("--worlds", type=int, default=4, help="strong's worlds per decision")
+    parser.add_argument("--games", default="japanese_joker,japanese_whist,classic_joker")
+    parser.add_argument(
+        "--pairings", default="easy:random,strong:random,strong:easy", help="first:second,…"
+    )
+    parser.add_argument("--decisions", type=int, default=100, help="timed decisions per game")
+    args = parser.parse_args()
+
+    kinds: dict[str, Bot] = {
+        "random": bots.random_choice,
+        "easy": bots.BOTS["easy"],
+        "strong": partial(strong.choose, budget=None, max_worlds=args.worlds),
+    }
+    games = args.games.split(",")
+    pairings = [tuple(pair.split(":")) for pair in args.pairings.split(",")]
+    print(f"(win rates: strong plays {args.worlds} sampled worlds per decision)")
+    for game in (g for g in TWO_PLAYER if g in games):
+        for first, second in pairings:
+            count = args.matches if first == "easy" else args.strong_matches
+            if not count:
+                continue
+            share = two_player(game, kinds[first], kinds[second], count)
+            print(
+                f"{game} {first} vs {second}: {100 * share:.1f}% "
+                f"±{margin(share, count):.1f} of {count} matches",
+                flush=True,
+            )
+    for one, others in pairings if "classic_joker" in games else ():
+        count = args.matches if one == "easy" else args.strong_matches
+        if not count:
+            continue
+        place, share = classic(kinds[one], kinds[others], count)
+        print(
+            f"classic_joker {one} vs 3 {others}: mean placement {place:.2f}, "
+            f"first {100 * share:.1f}% ±{margin(share, count):.1f} of {count} matches",
+            flush=True,
+        )
+    budget = strong.DEFAULT_BUDGET
+    timed = decision_times(games, args.decisions, budget) if args.decisions else {}
+    for game, (wall, cpu) in timed.items():
+        print(
+            f"{game} strong decision time at {1000 * budget:.0f} ms budget: "
+            f"wall mean {1000 * statistics.fmean(wall):.0f} ms, p99 {1000 * p99(wall):.0f} ms; "
+            f"cpu mean {1000 * statistics.fmean(cpu):.0f} ms, p99 {1000 * p99(cpu):.0f} ms "
+            f"over {len(wall)} decisions",
+            flush=True,
+        )
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+
+
+if __name__ == "__main__":
+    main()
