@@ -256,7 +256,7 @@ def japanese_whist(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any
         won[trick["winner"]].extend(play["card"] for play in trick["plays"])
     return {
         "game": "japanese_whist",
-        "options": {"game": view["variant"], "points": view["target"]},
+        "options": {"variant": view["variant"], "points": view["target"]},
         "seed": None,
         "hand_number": view["hand_number"],
         "dealer": view["dealer"],

@@ -20,7 +20,7 @@ from games.models import Match, MatchEvent
 from games.rules import get_game
 from games.services import bots as bot_services
 from tests.ladder.test_worker_live import LIVE_SETTINGS, Worker
-from tests.support.daphne import Daphne, Remote, _cookie
+from tests.support.daphne import Daphne, Remote, session_cookie
 
 pytestmark = [
     pytest.mark.postgres,
@@ -78,7 +78,7 @@ async def test_one_person_plays_a_practice_match_to_the_end_against_the_worker(
     table = await sync_to_async(bot_services.practice_start)(
         player=alice, game=game, strength="easy", options=options
     )
-    remote = await Remote(await sync_to_async(_cookie)(alice)).connect(server.url(table.pk))
+    remote = await Remote(await sync_to_async(session_cookie)(alice)).connect(server.url(table.pk))
     seat = remote.state["seat"]
     assert seat == 0 and all(s["bot"] for s in remote.state["seats"][1:])
     assert await _play_as_person(remote, seat) > 0

@@ -133,7 +133,7 @@ def test_the_strong_bot_is_deterministic_for_a_seed() -> None:
 OPTIONS = {
     "japanese_joker": st.fixed_dictionaries({"points": st.sampled_from([11, 15, 21, 31])}),
     "japanese_whist": st.fixed_dictionaries(
-        {"game": st.sampled_from(["trumps", "spel_pass"]), "points": st.sampled_from([5, 7])}
+        {"variant": st.sampled_from(["trumps", "spel_pass"]), "points": st.sampled_from([5, 7])}
     ),
     "classic_joker": st.fixed_dictionaries(
         {
