@@ -66,7 +66,8 @@ def test_two_players_chat_and_a_report_reaches_the_admin(browser, e2e_server, ar
         url = alice.open_table("japanese_joker")
         bob.join(url)
         for person in (alice, bob):
-            person.page.goto(url)
+            # The waiting room turns into the match by itself (a reload): wait for it there,
+            # as a person would, rather than navigate while it reloads.
             person.page.wait_for_function(PLAYING_JS)
             person.page.locator("#chat").wait_for()
 
