@@ -8,6 +8,7 @@ environment does not point at them, and fail instead under ``REQUIRE_SERVICES=1`
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from django.conf import settings
@@ -46,6 +47,36 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             _missing("Redis: set REDIS_URL=redis://…")
         elif not _redis_answers():
             _missing(f"Redis answering at {settings.REDIS_URL}")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_survives_a_live_server():
+    """Retry the flush that ends a ``transaction=True`` test when PostgreSQL picks it as a
+    deadlock victim.
+
+    The browser tests share the test database with a Daphne process whose sweeper and presence
+    writes run on their own clock; the TRUNCATE can meet one of those transactions holding a
+    table it needs next. The flush runs in one transaction, so a retry starts clean.
+    """
+    from django.db import OperationalError
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def retrying(self, sql_list):
+        for attempt in range(5):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                if "deadlock detected" not in str(error) or attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        return None
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(BaseDatabaseOperations, "execute_sql_flush", retrying)
+    yield
+    patch.undo()
 
 
 @pytest.fixture(autouse=True)
