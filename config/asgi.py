@@ -1,5 +1,7 @@
 """ASGI entry point: HTTP goes to Django, websockets through origin, session and auth checks."""
 
+import gc
+
 from django.core.asgi import get_asgi_application
 
 from config.mode import use_default_settings
@@ -19,3 +21,9 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )
+
+# A server process lives long and keeps what start-up loaded (Django, the apps, the URL
+# configuration) to the end: move it out of the cyclic collector's reach. Walking those objects in
+# every full collection stalled all of a process's sockets for ~200 ms under load (make bench:
+# p99 move → last seat at 250 tables went from 139 ms to 19 ms).
+gc.freeze()

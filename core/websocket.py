@@ -10,6 +10,7 @@ from typing import Any
 
 from asgiref.typing import WebSocketConnectEvent
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -49,8 +50,15 @@ class PageLanguageMixin:
         return scope_language(self.scope)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without the ``close_old_connections`` it runs first on Django's
+        one shared sync thread for every event: these sockets never touch the database on the
+        event loop, their work runs in ``core.pool``, which closes stale connections around
+        each call. The hop queued every frame of a process behind that thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         with translation.override(self.language):
-            await super().dispatch(message)  # type: ignore[misc]
+            await handler(message)
 
 
 class TokenBucket:

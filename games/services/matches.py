@@ -51,25 +51,6 @@ def locked_match(*, skip_locked: bool = False, **lookup: Any) -> Match | None:
     )
 
 
-def locked_match_and_seats(table_id: int) -> tuple[Match | None, list[Seat]]:
-    """The match of a table, its row locked, with the seats and their players: one statement
-    for the move path (the lock is the same as :func:`locked_match`'s)."""
-    seats = list(
-        Seat.objects.filter(table_id=table_id, table__match__isnull=False)
-        .select_related("player", "table__match")
-        .select_for_update(of=("table__match",))
-        .order_by("position")
-    )
-    if not seats:
-        return None, []
-    table = seats[0].table
-    match = table.match
-    match.table = table
-    for seat in seats:
-        seat.table = table
-    return match, seats
-
-
 def table_seats(table_id: int) -> list[Seat]:
     return list(
         Seat.objects.filter(table_id=table_id).select_related("player").order_by("position")

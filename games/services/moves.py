@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
-from accounts.sockets import session_alive
 from core.errors import ServiceError
 
 from .. import bots
@@ -28,10 +27,10 @@ from .matches import (
     engine_state,
     forfeit_seat,
     locked_match,
-    locked_match_and_seats,
     record_event,
     table_seats,
 )
+from .move_rows import AtTable, locked_match_and_seats
 
 
 @dataclass(frozen=True)
@@ -57,10 +56,10 @@ def _applied_before(match_id: int, seat: int, client_action_id: str) -> int | No
     )
 
 
-def _require_session(session_key: str | None, now: datetime) -> None:
+def _require_session(at_table: AtTable) -> None:
     """A socket acts for its session only while the session lives: a move sent a moment after
     logout, before the socket has heard of it, is refused here."""
-    if session_key is not None and not session_alive(session_key, now):
+    if not at_table.session_alive:
         raise ServiceError(gettext("Your session has ended; log in again."), code="session")
 
 
@@ -84,10 +83,11 @@ def match_act(
     try:
         with transaction.atomic():
             # Lock: one move at a time per table (the seats come with the lock).
-            match, seats = locked_match_and_seats(table_id)
+            at_table = locked_match_and_seats(table_id, session_key=session_key, now=now)
+            match, seats = at_table.match, at_table.seats
             if match is None:
                 raise ServiceError(gettext("The match has not started yet."), code="no_match")
-            _require_session(session_key, now)
+            _require_session(at_table)
             seat = _players_seat(seats, player)
             if seat is None:
                 raise ServiceError(
@@ -159,10 +159,11 @@ def match_leave(
     now = now or timezone.now()
     with transaction.atomic():
         # Lock: a forfeit is a change of the match.
-        match, seats = locked_match_and_seats(table_id)
+        at_table = locked_match_and_seats(table_id, session_key=session_key, now=now)
+        match, seats = at_table.match, at_table.seats
         if match is None:
             raise ServiceError(gettext("The match has not started yet."), code="no_match")
-        _require_session(session_key, now)
+        _require_session(at_table)
         seat = _players_seat(seats, player)
         if seat is None or seat.forfeited:
             raise ServiceError(

@@ -15,7 +15,8 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from core.errors import ServiceError
 from games.models import Match, Seat, Table
-from games.services.matches import engine_state, forfeit_seat, locked_match_and_seats
+from games.services.matches import engine_state, forfeit_seat
+from games.services.move_rows import locked_match_and_seats
 from games.services.tables import table_leave
 
 from ..models import ChatMessage, Report, Sanction
@@ -122,7 +123,8 @@ def seats_release(player: Player) -> None:
 
 def _forfeit_banned(table_id: int, player: Player) -> None:
     with transaction.atomic():
-        match, seats = locked_match_and_seats(table_id)  # Lock: a forfeit is a move.
+        at_table = locked_match_and_seats(table_id)  # Lock: a forfeit is a move.
+        match, seats = at_table.match, at_table.seats
         seat = next((s for s in seats if s.player_id == player.pk), None)
         if match is None or seat is None or seat.forfeited:
             return

@@ -41,7 +41,7 @@ def _published(callbacks) -> list[realtime.Message]:
     return messages
 
 
-def test_a_move_is_four_statements_and_publishes_one_frame_per_seat(
+def test_a_move_is_three_statements_and_publishes_one_frame_per_seat(
     alice, bob, django_capture_on_commit_callbacks
 ):
     table = start_table("japanese_joker", [alice, bob])
@@ -60,15 +60,16 @@ def test_a_move_is_four_statements_and_publishes_one_frame_per_seat(
             session_key=session_key,
         )
     assert outcome.version == 1 and not outcome.duplicate
-    # The match lock with the seats, the session, the event, the match (the test's own outer
+    # The match lock with the seats and the session, the event, the match (the test's own outer
     # transaction turns BEGIN and COMMIT into savepoints, which a real move does not make).
     statements = [
         query["sql"].split()[0]
         for query in queries.captured_queries
         if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
     ]
-    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"], queries.captured_queries
+    assert statements == ["SELECT", "INSERT", "UPDATE"], queries.captured_queries
     assert "FOR UPDATE" in queries.captured_queries[1]["sql"] or connection.vendor == "sqlite"
+    assert "django_session" in queries.captured_queries[1]["sql"]
     messages = _published(callbacks)
     groups = [group for group, _ in messages]
     assert groups == [
@@ -130,3 +131,49 @@ def test_a_resend_of_an_applied_move_is_a_duplicate_found_without_a_second_event
     assert (first.version, first.duplicate) == (1, False)
     assert (again.version, again.duplicate) == (1, True)
     assert match.events.count() == 1
+
+
+def test_a_move_on_an_ended_session_is_refused_and_changes_nothing(alice, bob):
+    """The session is checked in the move's locked read: a move whose session was deleted (a
+    logout the socket has not heard of yet) gets ``session`` and records nothing."""
+    from django.contrib.sessions.models import Session
+
+    table = start_table("japanese_joker", [alice, bob])
+    _, state, mover = _ready(table, watched=False)
+    session_key = _session_of(mover)
+    Session.objects.filter(session_key=session_key).delete()
+    with pytest.raises(ServiceError) as refused:
+        moves.match_act(
+            table_id=table.pk,
+            player=mover,
+            version=0,
+            action=state.legal_actions()[0],
+            client_action_id="m1",
+            session_key=session_key,
+        )
+    assert refused.value.code == "session"
+    assert Match.objects.get(table=table).version == 0
+
+
+def test_the_moves_locked_read_builds_what_the_orm_builds(alice, bob, carol, dave):
+    """The hand-written statement of the move path gives the seats, players, table and match
+    field for field as the ORM loads them (JSON, dates and booleans through their converters)."""
+    from games.services.move_rows import locked_match_and_seats
+
+    table = start_table("classic_joker", [alice, bob, carol, dave])
+    Seat.objects.filter(table=table, position=2).update(absence_used_ms=1234, forfeited=True)
+    at_table = locked_match_and_seats(table.pk, session_key=_session_of(alice))
+    assert at_table.session_alive
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    match = Match.objects.select_related("table").get(table=table)
+
+    def fields(instance):
+        return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+    assert [fields(s) for s in at_table.seats] == [fields(s) for s in seats]
+    assert [fields(s.player) for s in at_table.seats] == [fields(s.player) for s in seats]
+    assert fields(at_table.match) == fields(match)
+    assert fields(at_table.match.table) == fields(match.table)
+    assert isinstance(at_table.match.state, dict) and at_table.match.table.match is at_table.match
+    assert all(seat.table is at_table.match.table for seat in at_table.seats)
+    assert not locked_match_and_seats(table.pk, session_key="no-such-session").session_alive

@@ -1,0 +1,60 @@
+"""Model instances from the rows of a hand-written statement, as the ORM itself would make them.
+
+For the one read on the hottest path (a move reads its match, table and seats under the match's
+lock): the ORM compiles a query with ``select_related`` anew on every call, and that compiling
+was the largest single cost of a move in the web process (``make bench``, py-spy). A statement
+written once from the models' metadata skips it; the rows still pass through each field's own
+converters (JSON, and on SQLite dates and booleans), so the instances are the ORM's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+M = TypeVar("M", bound=models.Model)
+
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+
+class Columns(Generic[M]):
+    """A model's concrete columns under a table alias: their SQL, and the instance a row's
+    slice of them makes."""
+
+    def __init__(self, model: type[M], alias: str, connection: BaseDatabaseWrapper) -> None:
+        self.model = model
+        self.connection = connection
+        self.fields = list(model._meta.concrete_fields)
+        self.names = [field.attname for field in self.fields]
+        quote = connection.ops.quote_name
+        self.sql = ", ".join(f"{alias}.{quote(field.column)}" for field in self.fields)
+        self.converters: list[tuple[int, Any, list[Converter]]] = []
+        for index, field in enumerate(self.fields):
+            column = field.get_col(alias)
+            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if found:
+                self.converters.append((index, column, found))
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def build(self, values: Sequence[Any]) -> M:
+        row = list(values)
+        for index, column, converters in self.converters:
+            for convert in converters:
+                row[index] = convert(row[index], column, self.connection)
+        return self.model.from_db(self.connection.alias, self.names, row)
+
+
+def split(row: Sequence[Any], parts: Sequence[Columns[Any]]) -> list[Any]:
+    """Each part's instance from its slice of the row (in the statement's column order), then
+    whatever columns follow them."""
+    built: list[Any] = []
+    start = 0
+    for part in parts:
+        built.append(part.build(row[start : start + len(part)]))
+        start += len(part)
+    return [*built, *row[start:]]

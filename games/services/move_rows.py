@@ -1,0 +1,108 @@
+"""What a move reads before it applies, in one statement that takes the match's row lock: the
+table's seats with their players, the table, its match, and whether the mover's session is
+still alive.
+
+Every move, leave and forfeit of a player starts here, so the statement is written once per
+database connection alias (``core.rows``) instead of being compiled by the ORM each time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.sessions.models import Session
+from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils import timezone
+
+from accounts.models import Player
+from core.rows import Columns, split
+
+from ..models import Match, Seat, Table
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """The locked match (None before it starts) and the seats in position order."""
+
+    match: Match | None
+    seats: list[Seat]
+    session_alive: bool  # the mover's session exists and has not expired (True without one)
+
+
+_statements: dict[str, tuple[str, list[Columns]]] = {}
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.column
+    return field.column
+
+
+def _statement(connection: BaseDatabaseWrapper) -> tuple[str, list[Columns]]:
+    if connection.alias in _statements:
+        return _statements[connection.alias]
+    quote = connection.ops.quote_name
+    parts: list[Columns] = [
+        Columns(Seat, "s", connection),
+        Columns(Player, "p", connection),
+        Columns(Table, "t", connection),
+        Columns(Match, "m", connection),
+    ]
+    columns = ", ".join(part.sql for part in parts)
+    session = Session._meta
+    alive = (
+        f"EXISTS (SELECT 1 FROM {quote(session.db_table)} WHERE "
+        f"{quote(session.get_field('session_key').column)} = %s AND "
+        f"{quote(session.get_field('expire_date').column)} > %s)"
+    )
+    # The lock is the match row's only (as ``matches.locked_match``): the table services lock
+    # the table row, and the seats are written only under this lock.
+    lock = ""
+    if connection.features.has_select_for_update_of:
+        lock = " FOR UPDATE OF m"
+    elif connection.features.has_select_for_update:
+        lock = " FOR UPDATE"
+    seat_table, seat_player, seat_position, match_table = (
+        quote(_column(model, name))
+        for model, name in ((Seat, "table"), (Seat, "player"), (Seat, "position"), (Match, "table"))
+    )
+    player_pk, table_pk = quote(Player._meta.pk.column), quote(Table._meta.pk.column)
+    sql = (
+        f"SELECT {columns}, {alive} "
+        f"FROM {quote(Seat._meta.db_table)} s "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.{player_pk} = s.{seat_player} "
+        f"JOIN {quote(Table._meta.db_table)} t ON t.{table_pk} = s.{seat_table} "
+        f"JOIN {quote(Match._meta.db_table)} m ON m.{match_table} = t.{table_pk} "
+        f"WHERE s.{seat_table} = %s ORDER BY s.{seat_position}{lock}"
+    )
+    _statements[connection.alias] = (sql, parts)
+    return sql, parts
+
+
+def locked_match_and_seats(
+    table_id: int, *, session_key: str | None = None, now: datetime | None = None
+) -> AtTable:
+    """The match of a table, its row locked, with the seats and their players. Inside the
+    caller's transaction."""
+    connection = connections["default"]
+    sql, parts = _statement(connection)
+    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [session_key, moment, table_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return AtTable(match=None, seats=[], session_alive=True)
+    seats = []
+    match = table = None
+    for row in rows:
+        seat, player, table_row, match_row, alive = split(row, parts)
+        table = table or table_row
+        match = match or match_row
+        seat.player = player
+        seat.table = table
+        seats.append(seat)
+    assert match is not None and table is not None
+    table.match = match  # both ways, as select_related leaves them
+    return AtTable(match=match, seats=seats, session_alive=session_key is None or bool(alive))
