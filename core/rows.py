@@ -58,3 +58,65 @@ def split(row: Sequence[Any], parts: Sequence[Columns[Any]]) -> list[Any]:
         built.append(part.build(row[start : start + len(part)]))
         start += len(part)
     return [*built, *row[start:]]
+
+
+Fields = list["models.Field[Any, Any]"]
+_inserts: dict[tuple[str, type[models.Model]], tuple[str, Fields]] = {}
+_updates: dict[tuple[str, type[models.Model], tuple[str, ...]], tuple[str, Fields]] = {}
+
+
+def _prepared(
+    field: models.Field[Any, Any],
+    instance: models.Model,
+    adding: bool,
+    connection: BaseDatabaseWrapper,
+) -> Any:
+    """The value as the ORM would write it (``auto_now_add`` set, JSON adapted)."""
+    return field.get_db_prep_save(field.pre_save(instance, adding), connection)
+
+
+def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
+    """``instance.save()`` of a new row, with a statement written once per model, and without
+    reading back its id. For models without save signals or a custom ``save`` (none is sent)."""
+    key = (connection.alias, type(instance))
+    if key not in _inserts:
+        meta = instance._meta
+        fields: Fields = [
+            field
+            for field in meta.concrete_fields
+            if isinstance(field, models.Field) and not field.primary_key
+        ]
+        quote = connection.ops.quote_name
+        sql = (
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+        )
+        _inserts[key] = (sql, fields)
+    sql, fields = _inserts[key]
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+    instance._state.adding = False
+
+
+def update(instance: models.Model, names: Sequence[str], connection: BaseDatabaseWrapper) -> None:
+    """``instance.save(update_fields=names)``, with a statement written once per model and
+    field list. For models without save signals or a custom ``save`` (none is sent)."""
+    key = (connection.alias, type(instance), tuple(names))
+    if key not in _updates:
+        meta = instance._meta
+        found = [meta.get_field(name) for name in names]
+        concrete: Fields = [field for field in found if isinstance(field, models.Field)]
+        assert len(concrete) == len(found), names
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in concrete)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+        _updates[key] = (sql, concrete)
+    sql, fields = _updates[key]
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, instance.pk])

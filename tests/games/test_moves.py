@@ -177,3 +177,36 @@ def test_the_moves_locked_read_builds_what_the_orm_builds(alice, bob, carol, dav
     assert isinstance(at_table.match.state, dict) and at_table.match.table.match is at_table.match
     assert all(seat.table is at_table.match.table for seat in at_table.seats)
     assert not locked_match_and_seats(table.pk, session_key="no-such-session").session_alive
+
+
+def test_the_moves_written_rows_read_back_as_the_orm_wrote_them(alice, bob):
+    """``core.rows`` writes the event and the match as ``save`` would: JSON, the creation time
+    and a deadline read back unchanged, and only the named fields change."""
+    from datetime import timedelta
+
+    from django.db import connection as default
+    from django.utils import timezone
+
+    from core import rows
+    from games.models import MatchEvent
+
+    table = start_table("japanese_joker", [alice, bob])
+    match = Match.objects.get(table=table)
+    before = timezone.now()
+    rows.insert(
+        MatchEvent(
+            match=match, version=1, seat=0, kind="act", action={"type": "trump", "suit": "H"}
+        ),
+        default,
+    )
+    event = MatchEvent.objects.get(match=match, version=1)
+    assert event.action == {"type": "trump", "suit": "H"} and event.seat == 0
+    assert event.client_action_id == "" and event.created_at >= before
+    deadline = timezone.now() + timedelta(seconds=45)
+    match.state = {**match.state, "marker": ["é", 1]}
+    match.turn_deadline = deadline
+    match.status = "aborted"  # not among the written fields: must not reach the row
+    rows.update(match, ("state", "turn_deadline"), default)
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.state["marker"] == ["é", 1] and stored.turn_deadline == deadline
+    assert stored.status == Match.Status.PLAYING
