@@ -70,9 +70,7 @@ async def _measure(port: int, table_id: int, samples: int) -> list[float]:
         await asyncio.sleep(1)  # the socket has joined its groups
         for _ in range(samples):
             frame = {"type": "presence", "sent": time.time(), "version": 0}
-            await layer.group_send(
-                realtime.table_group(table_id), {"type": realtime.FRAME, "frame": frame}
-            )
+            await layer.group_send(realtime.table_group(table_id), realtime.frame_event(frame))
             while True:
                 message = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if message.get("sent") == frame["sent"]:

@@ -132,10 +132,14 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(content, separators=(",", ":")))
+
+    async def send_text(self, text: str) -> None:
+        """Send a frame already encoded as JSON text."""
         if self.closing:
             return
         try:
-            await self.send(text_data=json.dumps(content, separators=(",", ":")))
+            await self.send(text_data=text)
         except Disconnected:  # the client left while we were answering; its disconnect follows
             self.closing = True
 

@@ -6,13 +6,33 @@ commit is ``core.realtime``'s, re-exported here as the games app's one way to pu
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from core.realtime import Message, publish_on_commit, send_all, send_now
 
-__all__ = ["Message", "publish_on_commit", "send_all", "send_now"]
+__all__ = ["Message", "frame_event", "publish_on_commit", "send_all", "send_now"]
 
 LOBBY_GROUP = "lobby"
 FRAME = "table.frame"  # the channel-layer type of a frame for the table consumer to forward
 ROLE = "table.role"  # who holds a seat changed: every socket at the table asks again
+
+
+def frame_event(frame: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer message that carries ``frame`` to the table sockets of a group.
+
+    The frame travels as the JSON text the sockets send, encoded once for the whole group
+    rather than once per socket, with the little a socket reads before forwarding it beside it
+    (what it is, whose seat a state is for, its version). A socket then holds text, not the
+    frame's objects, once it has forwarded it (channels' dispatch loop keeps the last message
+    of every idle socket)."""
+    return {
+        "type": FRAME,
+        "kind": frame["type"],
+        "seat": frame.get("seat"),
+        "version": frame.get("version"),
+        "text": json.dumps(frame, separators=(",", ":")),
+    }
 
 
 def player_group(player_id: int) -> str:

@@ -120,7 +120,7 @@ def match_rate(*, match_id: int) -> list[RatingChange]:
                 _apply(ratings[change.player_id], change, match.ended_at)
             realtime.publish_on_commit(
                 realtime.table_group(match.table_id),
-                {"type": realtime.FRAME, "frame": rating_frame(match, seats, changes, ratings)},
+                realtime.frame_event(rating_frame(match, seats, changes, ratings)),
             )
     except IntegrityError:
         # The claim (unique match + player): another run rated this match first.

@@ -270,18 +270,19 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     # --- Outbound --------------------------------------------------------------------------------
 
     async def table_frame(self, event: dict[str, Any]) -> None:
-        """A frame a service published to one of this socket's groups, already projected.
+        """A frame a service published to one of this socket's groups, already projected and
+        encoded (``realtime.frame_event``).
 
         A seat's view reaches only the sockets of the player holding that seat (their group), so
         it tells this socket its seat; a spectators' view is for a socket without a seat."""
-        frame = event["frame"]
-        if frame.get("type") == "state":
-            if frame["seat"] is not None:
-                await self._become(frame["seat"])
+        if event["kind"] == "state":
+            if event["seat"] is not None:
+                await self._become(event["seat"])
             elif self.seat is not None:
                 return
-        await self._send(frame)
-        if frame.get("type") == "match_over":
+        self._saw(event["version"])
+        await self.send_text(event["text"])
+        if event["kind"] == "match_over":
             await self._chat_history()  # the spectators' lines are now everyone's
 
     async def table_role(self, event: dict[str, Any]) -> None:
@@ -311,7 +312,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self.leave(spectators)
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        version = frame.get("version")
+        self._saw(frame.get("version"))
+        await self.send_json(frame)
+
+    def _saw(self, version: Any) -> None:
         if isinstance(version, int) and version > self.version:
             self.version = version
-        await self.send_json(frame)

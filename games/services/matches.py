@@ -98,26 +98,20 @@ def publish_state(match: Match, state: Any, seats: list[Seat], now: datetime) ->
     for seat in seats:
         realtime.publish_on_commit(
             realtime.table_player_group(table.pk, seat.player_id),
-            {
-                "type": realtime.FRAME,
-                "frame": frames.state_frame(table, match, state, seats, seat.position, now),
-            },
+            realtime.frame_event(
+                frames.state_frame(table, match, state, seats, seat.position, now)
+            ),
         )
     if match.watched:  # nobody without a seat has the table open: no spectators' frame
         realtime.publish_on_commit(
             realtime.table_spectator_group(table.pk),
-            {
-                "type": realtime.FRAME,
-                "frame": frames.state_frame(table, match, state, seats, None, now),
-            },
+            realtime.frame_event(frames.state_frame(table, match, state, seats, None, now)),
         )
 
 
 def publish_to_table(table_id: int, frame: dict[str, Any]) -> None:
     """A frame that is the same for every socket at the table (it names no card)."""
-    realtime.publish_on_commit(
-        realtime.table_group(table_id), {"type": realtime.FRAME, "frame": frame}
-    )
+    realtime.publish_on_commit(realtime.table_group(table_id), realtime.frame_event(frame))
 
 
 def publish_roles(table_id: int) -> None:

@@ -55,7 +55,7 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
         offer = frames.rematch_public(match, seats, new_table_id)
         realtime.publish_on_commit(
             realtime.table_group(table_id),
-            {"type": realtime.FRAME, "frame": {"type": "rematch", **offer}},
+            realtime.frame_event({"type": "rematch", **offer}),
         )
     return offer
 
