@@ -248,7 +248,13 @@ class CpuWindow:
     def stop(self) -> dict[str, float]:
         for name, pids in self.groups.items():
             earlier = self.before.get(name, {})
-            self.spent[name] = sum(cpu_seconds(pid) - earlier.get(pid, 0.0) for pid in pids())
+            self.spent[name] = sum(
+                now - earlier.get(pid, 0.0)
+                for pid in pids()
+                # A process that ended in the window (a database backend closed by the server's
+                # pool) took its CPU time with it: left out, not counted as negative.
+                if (now := cpu_seconds(pid)) >= earlier.get(pid, 0.0)
+            )
         return self.spent
 
 
@@ -1013,6 +1019,7 @@ class Run:
         rss_before = self.rss()
         self.bench.peak_sockets = self.bench.live_sockets  # table sockets only, not the echo's
         capacity = 0
+        first_step: tuple[int, int] | None = None  # tables and RSS at the end of the first step
         socket_floor: dict[str, Any] | None = None
         wanted_sockets = args.sockets
         stopped_by_budget = False
@@ -1077,6 +1084,7 @@ class Run:
                 "passed": passed,
             }
             steps.append(step)
+            first_step = first_step or (live_tables, rss)
             print(
                 f"  open loop {live_tables:5d} tables ({step['sockets']} sockets, connected in "
                 f"{connect_seconds:.1f} s, {failures} failed): {step['moves_per_s']:6.1f} moves/s,"
@@ -1102,6 +1110,13 @@ class Run:
             "web_rss_mb_before": round(rss_before / 2**20, 1),
             "web_rss_mb": round(rss / 2**20, 1),
             "kb_per_table": round((rss - rss_before) / 1024 / max(1, len(self.live)), 1),
+            # What each table past the first step added: the one-time costs the first tables
+            # bring (the database threads and their connections, the caches) left out.
+            "kb_per_added_table": (
+                round((rss - first_step[1]) / 1024 / (len(self.live) - first_step[0]), 1)
+                if first_step is not None and len(self.live) > first_step[0]
+                else None
+            ),
         }
         spread = await self.in_db(connections_per_server, [t.table_id for t in self.live])
         for table in self.live:
@@ -1346,6 +1361,7 @@ def ratios(result: dict[str, Any]) -> dict[str, Any]:
         "web_cpu_ms_per_echo": per_echo,
         "cpu_per_move_over_per_echo": round(per_move / per_echo, 1) if per_echo else None,
         "rss_kb_per_live_table": result["open_loop"]["memory"]["kb_per_table"],
+        "rss_kb_per_added_table": result["open_loop"]["memory"]["kb_per_added_table"],
     }
 
 
@@ -1498,7 +1514,10 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"  web CPU per move {r['web_cpu_ms_per_move']} ms ÷ per echo "
             f"{r['web_cpu_ms_per_echo']} ms = {r['cpu_per_move_over_per_echo']}"
         )
-        print(f"  web RSS per live table: {r['rss_kb_per_live_table']} KB")
+        print(
+            f"  web RSS per live table: {r['rss_kb_per_live_table']} KB "
+            f"({r['rss_kb_per_added_table']} KB for each table past the first step)"
+        )
     for check in summary["floors"]:
         print(f"  [{'PASS' if check['passed'] else 'FAIL'}] {check['floor']}: {check['value']}")
     for check in summary["checks"]:
