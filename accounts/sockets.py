@@ -55,10 +55,6 @@ def session_expiry(session_key: str | None) -> datetime | None:
     )
 
 
-def session_alive(session_key: str, now: datetime) -> bool:
-    return Session.objects.filter(session_key=session_key, expire_date__gt=now).exists()
-
-
 def sessions_alive(session_keys: set[str], now: datetime) -> set[str]:
     """Which of these sessions still exist and have not expired: one query for a whole process."""
     if not session_keys:

@@ -71,7 +71,6 @@ def _flush_survives_a_live_server():
                 if "deadlock detected" not in str(error) or attempt == 4:
                     raise
                 time.sleep(0.2 * (attempt + 1))
-        return None
 
     patch = pytest.MonkeyPatch()
     patch.setattr(BaseDatabaseOperations, "execute_sql_flush", retrying)
