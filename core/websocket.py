@@ -23,6 +23,11 @@ CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
 CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
 
 
+def frame_text(content: dict[str, Any]) -> str:
+    """A frame as the sockets put it on the wire: compact JSON."""
+    return json.dumps(content, separators=(",", ":"))
+
+
 def scope_language(scope: dict[str, Any]) -> str:
     """The page's language for a socket: the language cookie, else the browser's preference."""
     supported = {code for code, _name in settings.LANGUAGES}
@@ -132,7 +137,7 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send_text(json.dumps(content, separators=(",", ":")))
+        await self.send_text(frame_text(content))
 
     async def send_text(self, text: str) -> None:
         """Send a frame already encoded as JSON text."""

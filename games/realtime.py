@@ -6,10 +6,10 @@ commit is ``core.realtime``'s, re-exported here as the games app's one way to pu
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from core.realtime import Message, publish_on_commit, send_all, send_now
+from core.websocket import frame_text
 
 __all__ = ["Message", "frame_event", "publish_on_commit", "send_all", "send_now"]
 
@@ -31,7 +31,7 @@ def frame_event(frame: dict[str, Any]) -> dict[str, Any]:
         "kind": frame["type"],
         "seat": frame.get("seat"),
         "version": frame.get("version"),
-        "text": json.dumps(frame, separators=(",", ":")),
+        "text": frame_text(frame),
     }
 
 
