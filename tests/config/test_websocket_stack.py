@@ -138,3 +138,50 @@ async def test_the_site_layer_reads_every_message_of_a_process_inbox_in_order_an
             await layer.group_discard("inbox-order", channel)
     finally:
         await layer.close_pools()
+
+
+@pytest.mark.redis
+async def test_waiting_sockets_share_one_reader_and_a_closed_socket_keeps_nothing():
+    """core.layers.RedisLayer: hundreds of sockets waiting on the layer cost one reader task, not
+    tasks of their own; what arrives while a socket is busy with its previous message waits for
+    it in order; a socket that closed (its receive cancelled) gets nothing kept for it."""
+    import asyncio
+
+    from core.layers import RedisLayer
+
+    layer = RedisLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    try:
+        tasks_before = len(asyncio.all_tasks())
+        channels = [await layer.new_channel() for _ in range(300)]
+        for channel in channels:
+            await layer.group_add("one-reader", channel)
+        waiting = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+        await asyncio.sleep(0.2)
+        assert len(asyncio.all_tasks()) - tasks_before == len(channels) + 1  # + the reader
+
+        await layer.group_send("one-reader", {"type": "n", "n": 0})
+        assert [(await asyncio.wait_for(task, 5))["n"] for task in waiting] == [0] * 300
+
+        busy, closed = channels[0], channels[1]
+        closing = asyncio.ensure_future(layer.receive(closed))
+        await asyncio.sleep(0.1)
+        closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        for number in (1, 2, 3):
+            await layer.send(busy, {"type": "n", "n": number})
+            await layer.send(closed, {"type": "n", "n": number})
+        # Another socket waiting keeps the reader going while `busy` is not reading.
+        other = asyncio.ensure_future(layer.receive(channels[2]))
+        await layer.send(channels[2], {"type": "n", "n": 9})
+        assert (await asyncio.wait_for(other, 5))["n"] == 9
+        assert [(await asyncio.wait_for(layer.receive(busy), 5))["n"] for _ in range(3)] == [
+            1,
+            2,
+            3,
+        ]
+        assert closed not in layer._pending and closed not in layer._live
+        for channel in channels:
+            await layer.group_discard("one-reader", channel)
+    finally:
+        await layer.close_pools()
