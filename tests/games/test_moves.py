@@ -210,3 +210,41 @@ def test_the_moves_written_rows_read_back_as_the_orm_wrote_them(alice, bob):
     stored = Match.objects.get(pk=match.pk)
     assert stored.state["marker"] == ["é", 1] and stored.turn_deadline == deadline
     assert stored.status == Match.Status.PLAYING
+
+
+@pytest.mark.postgres
+def test_the_moves_locked_read_finds_the_players_by_key_without_statistics(alice, bob):
+    """A site whose tables grew faster than autovacuum analyses them (or with autovacuum off)
+    has no statistics; the move's statement must still read each seat's player by its key, not
+    scan the players table on every move (make bench: 8.7 ms instead of 0.3 ms at 29,000)."""
+    from accounts.models import Player
+    from games.models import Table
+    from games.services.move_rows import _statement
+
+    table = start_table("japanese_joker", [alice, bob])
+    players = Player.objects.bulk_create(
+        [Player(name=f"Crowd{index:05d}") for index in range(12000)], batch_size=2000
+    )
+    tables = Table.objects.bulk_create(
+        [
+            Table(
+                game="japanese_joker", options=table.options, creator=players[index], seats_total=2
+            )
+            for index in range(0, len(players), 2)
+        ],
+        batch_size=2000,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=other, player=players[2 * index + position], position=position)
+            for index, other in enumerate(tables)
+            for position in (0, 1)
+        ],
+        batch_size=2000,
+    )
+    sql, _parts = _statement(connection)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql, [None, None, table.pk])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Seq Scan on accounts_player" not in plan, plan
+    assert "Index Scan using accounts_player_pkey" in plan, plan
