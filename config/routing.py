@@ -5,19 +5,18 @@ No socket reads anything before it has accepted the handshake: each gets the ses
 at the handshake (HTTP 403, docs/protocol.md § Close codes) rather than failing with an error.
 The load bench's echo sockets are routed only under its own settings (``BENCH_ECHO``)."""
 
-from channels.sessions import SessionMiddlewareStack
 from django.conf import settings
 from django.urls import path, re_path
 
 from accounts.consumers import PingConsumer
-from core.websocket import NotFoundConsumer
+from core.websocket import NotFoundConsumer, SocketSessionMiddleware
 from games.consumers.lobby import LobbyConsumer
 from games.consumers.table import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/ping/", SessionMiddlewareStack(PingConsumer.as_asgi())),
-    path("ws/lobby/", SessionMiddlewareStack(LobbyConsumer.as_asgi())),
-    path("ws/table/<int:table_id>/", SessionMiddlewareStack(TableConsumer.as_asgi())),
+    path("ws/ping/", SocketSessionMiddleware(PingConsumer.as_asgi())),
+    path("ws/lobby/", SocketSessionMiddleware(LobbyConsumer.as_asgi())),
+    path("ws/table/<int:table_id>/", SocketSessionMiddleware(TableConsumer.as_asgi())),
     re_path(r"", NotFoundConsumer.as_asgi()),
 ]
 if settings.BENCH_ECHO:

@@ -65,16 +65,6 @@ _inserts: dict[tuple[str, type[models.Model]], tuple[str, Fields]] = {}
 _updates: dict[tuple[str, type[models.Model], tuple[str, ...]], tuple[str, Fields]] = {}
 
 
-def _prepared(
-    field: models.Field[Any, Any],
-    instance: models.Model,
-    adding: bool,
-    connection: BaseDatabaseWrapper,
-) -> Any:
-    """The value as the ORM would write it (``auto_now_add`` set, JSON adapted)."""
-    return field.get_db_prep_save(field.pre_save(instance, adding), connection)
-
-
 def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
     """``instance.save()`` of a new row, with a statement written once per model, and without
     reading back its id. For models without save signals or a custom ``save`` (none is sent)."""
