@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.request
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -36,7 +37,13 @@ def _fresh_clone_env(var_dir) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DJANGO_SETTINGS_MODULE", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+        if key
+        not in {
+            "DJANGO_SETTINGS_MODULE",
+            "DJANGO_ENV",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+            "MALLOC_ARENA_MAX",
+        }
     }
     env["VAR_DIR"] = str(var_dir)
     return env
@@ -77,7 +84,8 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
     tmp_path,
 ):
     """Pass: ``scripts/serve.py`` on the test database and Redis, with nothing under VAR_DIR,
-    starts one web process per core on one port, all answering, runs the live sweep (a dead
+    starts one web process per core on one port, all answering, with two malloc arenas each
+    (``MALLOC_ARENA_MAX``), runs the live sweep (a dead
     server's presence rows are removed); when its beat process is killed, serve.py says so and
     stops everything with a non-zero exit code."""
     stale = LiveServer.objects.create(
@@ -124,6 +132,8 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
                 assert page.status == 200
         for line in webs:
             os.kill(int(line.split()[2]), 0)  # every web process is still alive
+            environ = Path(f"/proc/{line.split()[2]}/environ").read_bytes().split(b"\0")
+            assert b"MALLOC_ARENA_MAX=2" in environ  # two malloc arenas, not one per thread
 
         beat = next(line for line in lines if line.startswith("beat: pid "))
         os.kill(int(beat.split()[2]), signal.SIGKILL)
