@@ -30,7 +30,7 @@ BIN = Path(sys.executable).parent
 # § Limits). It still bounds the memory one unauthenticated frame can take.
 DAPHNE_MAX_MESSAGE_BYTES = 1024 * 1024
 # glibc gives every thread that allocates its own malloc arena, up to 8 a core; a web process's
-# database threads (LIVE_DB_THREADS, 16) each kept one, with its own free space. Two arenas a
+# database threads (LIVE_DB_THREADS) each kept one, with its own free space. Two arenas a
 # process held ~4 KB less memory per live table under load (make bench). A value in the
 # environment wins.
 CHILD_ENVIRONMENT_DEFAULTS = {"MALLOC_ARENA_MAX": "2"}
