@@ -27,3 +27,8 @@ application = ProtocolTypeRouter(
 # every full collection stalled all of a process's sockets for ~200 ms under load (make bench:
 # p99 move → last seat at 250 tables went from 139 ms to 19 ms).
 gc.freeze()
+# What the sockets hold (~35 KB of small objects each) is still walked by every full collection:
+# with 1,000 sockets a process that was 130-230 ms with every socket stalled, every ~5 s under
+# load (make bench, gc.callbacks). A full collection is considered after every 100 collections
+# of the middle generation instead of every 10, so it comes ten times less often.
+gc.set_threshold(700, 10, 100)
