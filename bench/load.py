@@ -619,6 +619,7 @@ class SeatClient:
         self.acted_at = 0.0
         self.sync_backoff = 0.5
         self.next_sync_at = 0.0
+        self.waiting: set[asyncio.Future[None]] = set()  # syncs that wait for a state first
 
     @property
     def seat(self) -> int | None:
@@ -723,12 +724,8 @@ class SeatClient:
             recorder.errors[code] += 1
             if code != "stale":  # a stale act is followed by a state; anything else: ask
                 await self.sync()
-        elif kind == "pong":
-            if isinstance(frame.get("version"), int) and frame["version"] > self.version:
-                await self.sync()
-        elif kind == "presence":
-            if frame.get("version", -1) > self.version:
-                await self.sync()
+        elif kind in ("pong", "presence"):
+            self.expect(frame.get("version"))
         elif kind == "match_over":
             await self.table.on_over(self)
         elif kind == "rematch" and frame.get("table"):
@@ -743,6 +740,22 @@ class SeatClient:
         self.table.pending[self.version + 1] = scheduled
         self.acted_at = time.monotonic()
         await self.send(message)
+
+    def expect(self, version: Any) -> None:
+        """A frame shows a version past our state: its state may still be on the way (a pong is
+        answered directly, and frames to different groups overtake each other), so sync only if
+        it has not come within a second (protocol § Versions)."""
+        if not isinstance(version, int) or version <= self.version:
+            return
+
+        async def unless_caught_up() -> None:
+            await asyncio.sleep(1.0)
+            if self.version < version and not self.leaving:
+                await self.sync()
+
+        waiting = asyncio.ensure_future(unless_caught_up())
+        self.waiting.add(waiting)
+        waiting.add_done_callback(self.waiting.discard)
 
     async def sync(self) -> None:
         """Ask for a snapshot; another before a state has come waits 0.5 s, doubling up to 10 s,
@@ -763,6 +776,8 @@ class SeatClient:
                 await asyncio.wait_for(self.left.wait(), timeout)
 
     async def close(self) -> None:
+        for waiting in list(self.waiting):
+            waiting.cancel()
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()

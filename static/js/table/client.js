@@ -13,6 +13,7 @@ import { connect } from "../live.js";
  */
 
 const ACK_WAIT_MS = 2000; // an ack whose state has not come by then: ask for a snapshot
+const AHEAD_WAIT_MS = 1000; // a pong or presence ahead of our state: the state may be on its way
 const RESEND_MS = 5000; // an act with no answer at all while connected: send it again, same id
 const BUSY_RESEND_MS = 1000; // the table was busy: the same act again, same id, after a moment
 const SYNC_FIRST_MS = 500; // a second sync before a state came waits this long, then doubles…
@@ -34,7 +35,7 @@ export class TableClient {
     this.subscribers = new Set();
     this.counter = 0;
     /** @type {{version: number, timer: ReturnType<typeof setTimeout>} | null} */
-    this.ackTimer = null;
+    this.aheadTimer = null; // a frame showed a newer version than our state: wait for its state
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.resendTimer = undefined;
     /** @type {ReturnType<typeof connect> | null} */
@@ -117,6 +118,26 @@ export class TableClient {
   }
 
   /**
+   * A frame says the match is at `version`, past our state. Its `state` may still be on the way
+   * (frames to different groups can overtake each other, and a pong is answered directly), so
+   * ask for a snapshot only if it has not come within `wait` ms.
+   * @param {unknown} version
+   * @param {number} wait
+   */
+  expect(version, wait) {
+    if (typeof version !== "number" || !this.state || version <= this.state.version) return;
+    if (this.aheadTimer && this.aheadTimer.version >= version) return;
+    if (this.aheadTimer) clearTimeout(this.aheadTimer.timer);
+    this.aheadTimer = {
+      version,
+      timer: setTimeout(() => {
+        this.aheadTimer = null;
+        this.checkVersion(version);
+      }, wait),
+    };
+  }
+
+  /**
    * A higher version anywhere means we missed a state: ask for a fresh one.
    * @param {number} version
    */
@@ -174,24 +195,15 @@ export class TableClient {
         if (sameMatch && frame.version < previous.version) return; // older than ours
         this.synced();
         this.state = frame;
-        if (this.ackTimer && frame.version >= this.ackTimer.version) {
-          clearTimeout(this.ackTimer.timer);
-          this.ackTimer = null;
+        if (this.aheadTimer && frame.version >= this.aheadTimer.version) {
+          clearTimeout(this.aheadTimer.timer);
+          this.aheadTimer = null;
         }
         break;
       }
       case "ack": {
         if (this.pending && frame.id === this.pending.id) this.settle();
-        if (this.state && frame.version > this.state.version) {
-          if (this.ackTimer) clearTimeout(this.ackTimer.timer);
-          this.ackTimer = {
-            version: frame.version,
-            timer: setTimeout(() => {
-              this.ackTimer = null;
-              this.checkVersion(frame.version);
-            }, ACK_WAIT_MS),
-          };
-        }
+        this.expect(frame.version, ACK_WAIT_MS);
         break;
       }
       case "error":
@@ -209,7 +221,7 @@ export class TableClient {
         }
         break;
       case "presence":
-        this.checkVersion(frame.version);
+        this.expect(frame.version, AHEAD_WAIT_MS);
         if (!this.state || frame.version < this.state.version) return;
         this.state = { ...this.state, seats: frame.seats, clocks: frame.clocks };
         break;
@@ -222,7 +234,7 @@ export class TableClient {
       }
       case "match_over":
       case "pong":
-        this.checkVersion(frame.version);
+        this.expect(frame.version, AHEAD_WAIT_MS);
         if (frame.type === "pong") return;
         break;
       default:
