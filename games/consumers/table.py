@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.errors import ServiceError
-from core.pool import connect_gate, run_db, run_db_unsent
+from core.pool import run_db, run_db_unsent
 from core.websocket import GuardedJsonConsumer
 from social import selectors as social_selectors
 from social.services import chat, moderation
@@ -55,10 +55,6 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         await self.accept()
-        async with connect_gate():
-            await self.open_at_table()
-
-    async def open_at_table(self) -> None:
         try:
             await self.identify()
         except OperationalError:
