@@ -61,11 +61,15 @@ class RedisLayer(RedisChannelLayer):
         self._reset_local()
 
     def _reset_local(self) -> None:
+        self._live: set[str] = set()  # a socket's channel, from its creation to its close
+        self._reader_loop: asyncio.AbstractEventLoop | None = None
+        self._forget_waiting()
+
+    def _forget_waiting(self) -> None:
+        """What belongs to one event loop: the waiting futures, what waits for them, the reader."""
         self._waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._pending: dict[str, deque[dict[str, Any]]] = {}
-        self._live: set[str] = set()  # a socket's channel, from its creation to its close
         self._reader: asyncio.Task[None] | None = None
-        self._reader_loop: asyncio.AbstractEventLoop | None = None
 
     async def new_channel(self, prefix: str = "specific") -> str:
         channel = await super().new_channel(prefix)
@@ -81,7 +85,7 @@ class RedisLayer(RedisChannelLayer):
         loop = asyncio.get_running_loop()
         if self._reader_loop is not loop:
             if self._reader_loop is not None:  # its loop is gone (tests run one per test)
-                self._waiters, self._pending, self._reader = {}, {}, None
+                self._forget_waiting()
             self._reader_loop = loop
         self._live.add(channel)
         waiting = self._pending.get(channel)

@@ -32,6 +32,7 @@ class AtTable:
 
 
 _statements: dict[str, tuple[str, list[Columns]]] = {}
+_MATCH_TABLE = Match._meta.get_field("table")
 
 
 def _column(model: type[models.Model], name: str) -> str:
@@ -118,5 +119,5 @@ def locked_match_and_seats(
     # The match knows its table; the table is not told its match. Both ways, as select_related
     # leaves them, was a reference cycle: every move left its match, table and the whole state
     # for the cyclic collector (~50 objects a move) instead of freeing them at once.
-    Match._meta.get_field("table").set_cached_value(match, table)
+    _MATCH_TABLE.set_cached_value(match, table)
     return AtTable(match=match, seats=seats, session_alive=session_key is None or bool(alive))
