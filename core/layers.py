@@ -1,25 +1,28 @@
-"""The site's channel layer on Redis: channels-redis's ``RedisChannelLayer``, reading each
-process's inbox with one Redis round trip per message instead of four, handing each message to
-its socket without a task, and sending to a group in two round trips instead of four.
+"""The site's channel layer on Redis: channels-redis's ``RedisChannelLayer``, with the socket
+side rebuilt for a process that holds thousands of sockets (``make bench`` measured each part).
 
-Every socket of a process shares one inbox on Redis, and the library reads it one message at a
-time: a script that moves back messages an interrupted read left in a backup queue, the
-blocking pop, a copy of the message into the backup queue, and, before the next read may start,
-its removal from there. Under load that serial loop is the ceiling of every table frame
-(``make bench``: the echo through one ``group_send`` ran 12× slower than the bare echo). Here a
-read is the blocking pop alone. What the backup queue guarded against, a message popped by a
-read that is cancelled before it returns (the socket closing at that moment), is then lost, as
+Reading. Every socket of a process shares one inbox on Redis. The library reads it one message
+at a time in four round trips (a script restoring a backup queue, the blocking pop, a copy into
+the backup queue, its removal), and keeps, for every waiting socket, an ``asyncio.Queue`` and two
+tasks. Here one reader task per process pops up to ``READ_BATCH`` messages in one blocking
+``BZMPOP`` while any socket waits, and hands each to its socket's future; a message that arrives
+while a socket is busy with the previous one waits in a deque made only then, and a message for a
+socket that closed is dropped, where the library kept a queue for it forever. What the backup
+queue guarded against, a message popped by a read cancelled before it returns, is then lost, as
 any channel layer may lose a message; the table protocol recovers from a lost frame
 (docs/protocol.md § Versions, loss and reconnects).
 
-The library also keeps, for every socket waiting on the layer, an ``asyncio.Queue`` and two
-tasks (one waiting on the queue, one on the lock of the shared read), and makes two new tasks for
-every message it hands over. With thousands of idle sockets that was ~5 KB of each socket's
-memory, and on every frame the work of creating, waiting on and cancelling tasks. Here one
-reader per process pops the inbox while any socket waits, and a waiting socket holds one future;
-messages that arrive while a socket is busy with the previous one wait in a deque made only
-then. A message for a socket whose receive has ended (it closed) is dropped, where the library
-kept a queue for it forever.
+Sending to groups. The library takes four round trips for each group (drop expired members,
+read them, then per inbox drop expired messages and add one). A move publishes to two or three
+groups. Here :meth:`RedisLayer.group_send_many` sends all of them in one script: the messages
+travel together as one batch, added once to each inbox that has a member of any of the groups,
+and the reader gives each message to the process's own members of its group. The sending process
+keeps its own members too (every group it joined, it joined here), so for them the batch never
+goes to Redis: they have it at once. A batch keeps its messages in their order.
+
+What this needs: one Redis host (the script reads keys it is not given, which a cluster would
+refuse), and group members that are sockets' channels (``new_channel``: ``name!local``), which
+every consumer's channel is.
 """
 
 from __future__ import annotations
@@ -28,25 +31,48 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
+from django.core.exceptions import ImproperlyConfigured
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
-# For each inbox: drop its expired messages, then add the message unless the inbox is full.
-# KEYS: the inboxes; ARGV: a message per inbox, a capacity per inbox, now, the expiry.
-_SEND_TO_INBOXES = """
-local count = #KEYS
-local now = tonumber(ARGV[2 * count + 1])
-local expiry = tonumber(ARGV[2 * count + 2])
+READ_BATCH = 100  # messages popped from the inbox in one read
+
+BATCH = "__batch__"  # a message of group messages: [[group, message], ...]
+
+# The members of the groups (expired ones dropped) by their process's inbox, then the batch into
+# each of those inboxes but the sender's (expired messages dropped, unless the inbox is full).
+# KEYS: the groups. ARGV: the batch, now, group expiry, expiry, capacity, prefix, and the
+# sender's mark in its channels' names ('.client!', or '' to send to the sender's inbox too).
+_SEND_BATCH = """
+local batch, now = ARGV[1], tonumber(ARGV[2])
+local group_expiry, expiry = tonumber(ARGV[3]), tonumber(ARGV[4])
+local capacity, prefix, sender = tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local inboxes, seen = {}, {}
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - group_expiry)
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+        local bang = string.find(member, '!', 1, true)
+        if bang then
+            local inbox = prefix .. string.sub(member, 1, bang)
+            local senders = sender ~= '' and string.find(inbox, sender, 1, true)
+            if not senders and not seen[inbox] then
+                seen[inbox] = true
+                inboxes[#inboxes + 1] = inbox
+            end
+        end
+    end
+end
 local full = 0
-for i = 1, count do
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - expiry)
-    if redis.call('ZCARD', KEYS[i]) < tonumber(ARGV[count + i]) then
-        redis.call('ZADD', KEYS[i], now, ARGV[i])
-        redis.call('EXPIRE', KEYS[i], expiry)
+for _, inbox in ipairs(inboxes) do
+    redis.call('ZREMRANGEBYSCORE', inbox, 0, now - expiry)
+    if redis.call('ZCARD', inbox) < capacity then
+        redis.call('ZADD', inbox, now, batch)
+        redis.call('EXPIRE', inbox, expiry)
     else
         full = full + 1
     end
@@ -58,10 +84,14 @@ return full
 class RedisLayer(RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.ring_size != 1:
+            raise ImproperlyConfigured("core.layers.RedisLayer sends through one Redis host.")
         self._reset_local()
 
     def _reset_local(self) -> None:
         self._live: set[str] = set()  # a socket's channel, from its creation to its close
+        self._members: dict[str, set[str]] = {}  # group -> this process's channels in it
+        self._groups_of: dict[str, set[str]] = {}  # channel -> its groups
         self._reader_loop: asyncio.AbstractEventLoop | None = None
         self._forget_waiting()
 
@@ -75,6 +105,69 @@ class RedisLayer(RedisChannelLayer):
         channel = await super().new_channel(prefix)
         self._live.add(channel)
         return channel
+
+    # --- Groups ---------------------------------------------------------------------------------
+
+    async def group_add(self, group: str, channel: str) -> None:
+        """The library's two writes in one round trip, and the member remembered here."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        key = self._group_key(group)
+        async with self.connection(0).pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {channel: time.time()})
+            pipe.expire(key, self.group_expiry)
+            await pipe.execute()
+        self._members.setdefault(group, set()).add(channel)
+        self._groups_of.setdefault(channel, set()).add(group)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self._forget_member(group, channel)
+        await super().group_discard(group, channel)
+
+    def _forget_member(self, group: str, channel: str) -> None:
+        members = self._members.get(group)
+        if members is not None:
+            members.discard(channel)
+            if not members:
+                del self._members[group]
+        groups = self._groups_of.get(channel)
+        if groups is not None:
+            groups.discard(group)
+            if not groups:
+                del self._groups_of[channel]
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Send each message to its group, in one round trip; the process's own members have
+        theirs at once."""
+        batch = [[group, message] for group, message in messages]
+        if not batch:
+            return
+        for group, _message in batch:
+            assert self.require_valid_group_name(group), "Group name not valid"
+        payload = self.serialize({BATCH: batch})
+        local = asyncio.get_running_loop() is self._reader_loop
+        sender = f".{self.client_prefix}!" if local else ""
+        full = await self.connection(0).eval(
+            _SEND_BATCH,
+            len({group for group, _message in batch}),
+            *dict.fromkeys(self._group_key(group) for group, _message in batch),
+            payload,
+            time.time(),
+            int(self.group_expiry),
+            int(self.expiry),
+            self.capacity,
+            self.prefix,
+            sender,
+        )
+        if full:
+            logger.info("%s inboxes over capacity: a batch to %s dropped", full, batch[0][0])
+        if local:
+            self._hand_over_batch(self.deserialize(payload)[BATCH])
+
+    # --- Receiving ------------------------------------------------------------------------------
 
     async def receive(self, channel: str) -> dict[str, Any]:
         """The next message of ``channel``; for a process-local channel (a socket's), from the
@@ -108,36 +201,52 @@ class RedisLayer(RedisChannelLayer):
                 del self._waiters[channel]
             self._live.discard(channel)
             self._pending.pop(channel, None)
+            for group in list(self._groups_of.get(channel, ())):
+                self._forget_member(group, channel)
             raise
 
     async def _read_inbox(self, inbox: str) -> None:
         """Pop the process's inbox while any socket waits on it, and hand each message over."""
-        index = self.consistent_hash(inbox)
         key = self.prefix + inbox
         try:
             while self._waiters:
                 try:
-                    content = await self._brpop_with_clean(index, key, timeout=self.brpop_timeout)
+                    popped = await self.connection(0).bzmpop(
+                        self.brpop_timeout, 1, [key], min=True, count=READ_BATCH
+                    )
                 except (OSError, RedisError) as error:
                     # Redis is restarting or unreachable: the sockets stay open and catch up
                     # with a sync once frames flow again (docs/protocol.md § Versions).
                     logger.warning("Reading the inbox %s failed (%s); retrying", inbox, error)
                     await asyncio.sleep(1.0)
                     continue
-                if content is not None:
-                    self._hand_over(self.deserialize(content))
+                if popped:
+                    for content, _score in popped[1]:
+                        self._hand_over_message(self.deserialize(content))
         finally:
             if self._reader is asyncio.current_task():
                 self._reader = None
 
-    def _hand_over(self, message: dict[str, Any]) -> None:
+    def _hand_over_message(self, message: dict[str, Any]) -> None:
+        batch = message.get(BATCH)
+        if batch is not None:
+            self._hand_over_batch(batch)
+            return
         target = message.pop("__asgi_channel__", [])
         for channel in target if isinstance(target, list) else [target]:
-            future = self._waiters.pop(channel, None)
-            if future is not None and not future.done():
-                future.set_result(message)
-            elif channel in self._live:  # busy with its previous message
-                self._pending.setdefault(channel, deque(maxlen=self.capacity)).append(message)
+            self._hand_over(channel, message)
+
+    def _hand_over_batch(self, batch: list[list[Any]]) -> None:
+        for group, message in batch:
+            for channel in self._members.get(group, ()):
+                self._hand_over(channel, message)
+
+    def _hand_over(self, channel: str, message: dict[str, Any]) -> None:
+        future = self._waiters.pop(channel, None)
+        if future is not None and not future.done():
+            future.set_result(message)
+        elif channel in self._live:  # busy with its previous message
+            self._pending.setdefault(channel, deque(maxlen=self.capacity)).append(message)
 
     async def close_pools(self) -> None:
         """Also the end of the reader (``flush`` ends here too)."""
@@ -150,36 +259,3 @@ class RedisLayer(RedisChannelLayer):
         for future in self._waiters.values():
             future.cancel()
         self._reset_local()
-
-    async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
-        result = await self.connection(index).bzpopmin(channel, timeout=timeout)
-        return None if result is None else result[1]
-
-    async def _clean_receive_backup(self, index: int, channel: str) -> None:
-        """Nothing was copied to a backup queue."""
-
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """The members (expired ones dropped) in one round trip, then one script per Redis
-        host that cleans each inbox and adds the message, as the library's four steps do."""
-        assert self.require_valid_group_name(group), "Group name not valid"
-        key = self._group_key(group)
-        connection = self.connection(self.consistent_hash(group))
-        async with connection.pipeline(transaction=True) as pipe:
-            pipe.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
-            pipe.zrange(key, 0, -1)
-            _dropped, members = await pipe.execute()
-        by_host, messages, capacities = self._map_channel_keys_to_connection(
-            [member.decode("utf8") for member in members], message
-        )
-        for index, inboxes in by_host.items():
-            full = await self.connection(index).eval(
-                _SEND_TO_INBOXES,
-                len(inboxes),
-                *inboxes,
-                *(messages[inbox] for inbox in inboxes),
-                *(capacities[inbox] for inbox in inboxes),
-                time.time(),
-                int(self.expiry),
-            )
-            if full:
-                logger.info("%s of %s inboxes over capacity in group %s", full, len(inboxes), group)

@@ -66,6 +66,10 @@ async def send_all(messages: list[Message]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:  # the site's Redis layer: all of them in one round trip
+        await send_many(messages)
+        return
     by_group: dict[str, list[dict[str, Any]]] = {}
     for group, message in messages:
         by_group.setdefault(group, []).append(message)

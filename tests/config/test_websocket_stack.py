@@ -185,3 +185,64 @@ async def test_waiting_sockets_share_one_reader_and_a_closed_socket_keeps_nothin
             await layer.group_discard("one-reader", channel)
     finally:
         await layer.close_pools()
+
+
+@pytest.mark.redis
+async def test_one_move_reaches_every_group_in_one_batch_and_its_own_process_without_redis():
+    """core.layers.RedisLayer.group_send_many: the messages of a move, to several groups, reach
+    another process's members in their order from one batch in its inbox; the sending process's
+    own members have them at once, through nothing on Redis; a member that left gets nothing."""
+    import asyncio
+
+    from core.layers import RedisLayer
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    sender, other = RedisLayer(**config), RedisLayer(**config)  # two server processes
+    try:
+        here = await sender.new_channel()
+        there, gone = await other.new_channel(), await other.new_channel()
+        for layer, channel, group in [
+            (sender, here, "seat-0"),
+            (other, there, "seat-1"),
+            (other, there, "table"),
+            (sender, here, "table"),
+            (other, gone, "seat-1"),
+        ]:
+            await layer.group_add(group, channel)
+        await other.group_discard("seat-1", gone)
+        # Both processes wait on their sockets, as Daphne's sockets do.
+        waiting_here = asyncio.ensure_future(sender.receive(here))
+        waiting_there = asyncio.ensure_future(other.receive(there))
+        waiting_gone = asyncio.ensure_future(other.receive(gone))
+        await asyncio.sleep(0.1)
+
+        await sender.group_send_many(
+            [("seat-0", {"type": "n", "n": 0}), ("seat-1", {"type": "n", "n": 1})]
+            + [("table", {"type": "n", "n": n}) for n in (2, 3)]
+        )
+        await asyncio.sleep(0)  # one turn of the loop: its socket's task wakes, no more
+        assert waiting_here.done()  # handed over before the send returned, not read back
+        own_inbox = sender.prefix + sender.non_local_name(here)
+        assert await sender.connection(0).zcard(own_inbox) == 0
+        got_here = [(await asyncio.wait_for(waiting_here, 5))["n"]]
+        got_here += [(await asyncio.wait_for(sender.receive(here), 5))["n"] for _ in range(2)]
+        assert got_here == [0, 2, 3]
+        got_there = [(await asyncio.wait_for(waiting_there, 5))["n"]]
+        got_there += [(await asyncio.wait_for(other.receive(there), 5))["n"] for _ in range(2)]
+        assert got_there == [1, 2, 3]
+        await asyncio.sleep(0.2)
+        assert not waiting_gone.done()  # it left seat-1 before the move
+        waiting_gone.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting_gone
+        assert gone not in other._groups_of  # a closed socket is forgotten by its groups too
+        for layer, channel, group in [
+            (sender, here, "seat-0"),
+            (other, there, "seat-1"),
+            (other, there, "table"),
+            (sender, here, "table"),
+        ]:
+            await layer.group_discard(group, channel)
+    finally:
+        await sender.close_pools()
+        await other.close_pools()
