@@ -59,8 +59,8 @@ for i = 1, #KEYS do
         local bang = string.find(member, '!', 1, true)
         if bang then
             local inbox = prefix .. string.sub(member, 1, bang)
-            local senders = sender ~= '' and string.find(inbox, sender, 1, true)
-            if not senders and not seen[inbox] then
+            local own = sender ~= '' and string.find(inbox, sender, 1, true)
+            if not own and not seen[inbox] then
                 seen[inbox] = true
                 inboxes[#inboxes + 1] = inbox
             end
@@ -147,13 +147,14 @@ class RedisLayer(RedisChannelLayer):
             return
         for group, _message in batch:
             assert self.require_valid_group_name(group), "Group name not valid"
+        keys = list(dict.fromkeys(self._group_key(group) for group, _message in batch))
         payload = self.serialize({BATCH: batch})
         local = asyncio.get_running_loop() is self._reader_loop
         sender = f".{self.client_prefix}!" if local else ""
         full = await self.connection(0).eval(
             _SEND_BATCH,
-            len({group for group, _message in batch}),
-            *dict.fromkeys(self._group_key(group) for group, _message in batch),
+            len(keys),
+            *keys,
             payload,
             time.time(),
             int(self.group_expiry),

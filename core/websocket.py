@@ -72,8 +72,8 @@ class PageLanguageMixin:
     """Every event of a socket (connect, a frame, a published frame) is handled in the language
     of the page that opened it, so whatever it writes reads in that language. Translation is
     context-local: each socket runs in a task of its own, so the language is activated once, in
-    that task's context, at its first event; the database threads the handlers call inherit the
-    context."""
+    that task's context, at its first event; the database pool takes it along to its thread
+    (``core.pool.run_db``)."""
 
     scope: Any  # the consumer's ASGI scope
     language_active = False
