@@ -95,12 +95,17 @@ def click_a_legal_card(person: Person, avoid_jokers: bool = True) -> None:
     cards.first.click(position={"x": 6, "y": 12})
 
 
+# Measured in the page, on the first frame where the collected trick lies still (nothing glides),
+# because the collection lasts 1.7 s and a slow machine can spend that on a screenshot.
 OVERLAP_JS = """() => {
+  if (document.querySelector('.gliding')) return null;
   const box = node => node.getBoundingClientRect();
   const cut = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
     && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const trick = [...document.querySelectorAll('.trick-collect .card')].map(box);
   const table = [...document.querySelectorAll('.seat-zone .card')].map(box);
+  if (!trick.length) return null;
+  document.querySelector('.trick-collect').scrollIntoView({block: 'nearest'});  // for the picture
   return {trick: trick.length, overlaps: trick.filter(t => table.some(c => cut(t, c))).length};
 }"""
 
@@ -113,10 +118,8 @@ def collected(person: Person, artifacts, game: str) -> None:
     if page.locator("#action-panel .joker-decision").count():
         page.locator("#action-panel .choices button").first.click()
     page.locator(".trick-zone.collecting").wait_for()
-    page.wait_for_function("() => !document.querySelector('.gliding')")  # the card has landed
-    page.locator(".trick-collect").scroll_into_view_if_needed()
+    found = page.wait_for_function(OVERLAP_JS).json_value()  # the last card has landed
     page.screenshot(path=str(artifacts / f"layout-{game}-collecting-375.png"))
-    found = page.evaluate(OVERLAP_JS)
     assert found["trick"] == 2 and found["overlaps"] == 0, found
     page.set_viewport_size(DESKTOP)
 
