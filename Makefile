@@ -8,7 +8,8 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # The suite runs on every core (pytest-xdist; each worker has its own test database and Redis
-# database). TEST_WORKERS=0 runs it in one process.
+# database), whole files at a time, the heaviest first (tests/conftest.py). TEST_WORKERS=0 runs it
+# in one process.
 TEST_WORKERS ?= auto
 
 .PHONY: run test install lint format bench bench-engine bench-load bench-bots clean
@@ -30,7 +31,7 @@ run: $(RUN_STAMP)
 	$(BIN)/python scripts/serve.py --host $(HOST) --port $(PORT)
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -39,6 +39,7 @@ def run_threads(count: int, work) -> list[Exception]:
     return errors
 
 
+@pytest.mark.slow
 def test_200_matches_settled_concurrently_from_many_threads_settle_once_each():
     players = [make_player(f"p{i}") for i in range(20)]
     matches = {}

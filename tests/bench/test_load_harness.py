@@ -33,6 +33,7 @@ def _end_bench_sessions() -> None:
         )
 
 
+@pytest.mark.slow
 def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
     """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
     starts serve.py's processes, measures both echoes, an open-loop step and a closed-loop

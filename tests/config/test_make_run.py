@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,6 +29,7 @@ def _collect(stream, lines: list[str]) -> None:
         lines.append(line)
 
 
+@pytest.mark.slow
 def test_serve_answers_the_home_page_and_stops_cleanly_on_ctrl_c(tmp_path):
     env = {
         k: v

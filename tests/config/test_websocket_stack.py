@@ -93,6 +93,7 @@ async def test_the_round_trip_goes_through_redis_when_redis_url_is_set():
     assert (await _ping(ORIGIN, payload="via redis"))["payload"] == "via redis"
 
 
+@pytest.mark.slow
 @pytest.mark.redis
 async def test_an_idle_socket_waits_on_redis_longer_than_a_blocking_read_without_an_error():
     """Nothing to read for 7 s is not an error: the layer's 5-second blocking reads must not

@@ -153,6 +153,7 @@ def test_the_creator_leaving_a_table_of_computers_closes_it(alice):
     assert not Seat.objects.filter(table=table, active=True).exists()
 
 
+@pytest.mark.slow
 def test_a_computer_identity_is_reused_once_its_table_is_over(alice, bob):
     first = bot_services.practice_start(player=alice, game="japanese_joker", strength="easy")
     play_person_to_end(first, alice)
@@ -161,6 +162,7 @@ def test_a_computer_identity_is_reused_once_its_table_is_over(alice, bob):
     assert ComputerPlayer.objects.count() == 1
 
 
+@pytest.mark.slow
 def test_an_easy_computer_takes_a_forfeited_classic_seat_and_the_match_finishes(
     alice, bob, carol, dave
 ):
@@ -190,6 +192,7 @@ def test_an_easy_computer_takes_a_forfeited_classic_seat_and_the_match_finishes(
     assert places[seat.position] == 4
 
 
+@pytest.mark.slow
 def test_a_four_seat_classic_table_with_one_person_and_three_computers_reaches_the_sheet(alice):
     table = bot_services.practice_start(
         player=alice, game="classic_joker", strength="easy", options={"pulkas": "nines"}
@@ -200,6 +203,7 @@ def test_a_four_seat_classic_table_with_one_person_and_three_computers_reaches_t
     assert len(state.view(0)["sheet"]["rows"]) == 16  # every deal of the nines on the sheet
 
 
+@pytest.mark.slow
 def test_the_strong_computer_plays_its_seat_through_the_task(alice):
     table = bot_services.practice_start(
         player=alice, game="japanese_whist", strength="strong", options={"points": 5}
@@ -291,6 +295,7 @@ def test_a_visitor_without_a_player_cannot_start_a_practice_table(db):
     assert not Table.objects.exists()
 
 
+@pytest.mark.slow
 def test_a_practice_rematch_starts_at_once_with_the_same_computers(alice):
     from games.services import rematch
 

@@ -71,6 +71,7 @@ async def _play_as_person(remote: Remote, seat: int) -> int:
     ("game", "options"),
     [("japanese_joker", {"points": 11}), ("classic_joker", {"pulkas": "nines"})],
 )
+@pytest.mark.slow
 async def test_one_person_plays_a_practice_match_to_the_end_against_the_worker(
     alice, worker_site, game, options
 ):

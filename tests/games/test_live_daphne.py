@@ -50,6 +50,7 @@ def servers(tmp_path):
         )
 
 
+@pytest.mark.slow
 async def test_a_server_killed_mid_hand_restarts_and_both_players_finish_the_same_match(
     alice, bob, servers
 ):
@@ -102,6 +103,7 @@ async def test_a_server_killed_mid_hand_restarts_and_both_players_finish_the_sam
         assert (received.code if received else None) == code, (size, closed.value)
 
 
+@pytest.mark.slow
 @pytest.mark.redis
 async def test_players_on_two_server_processes_sharing_redis_and_postgres_finish_a_match(
     alice, bob, eve, servers

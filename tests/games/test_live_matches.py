@@ -89,6 +89,7 @@ def _check_finished(table_id, players, stake):
     return match
 
 
+@pytest.mark.slow
 async def test_two_clients_play_a_whole_japanese_joker_match_and_nobody_sees_a_hidden_card(
     alice, bob, eve
 ):
@@ -103,6 +104,7 @@ async def test_two_clients_play_a_whole_japanese_joker_match_and_nobody_sees_a_h
     assert final["rematch"] == {"accepted": [], "needed": [0, 1], "table": None, "url": None}
 
 
+@pytest.mark.slow
 async def test_two_clients_play_a_whole_japanese_whist_match_and_nobody_sees_a_hidden_card(
     alice, bob, eve
 ):
@@ -113,6 +115,7 @@ async def test_two_clients_play_a_whole_japanese_whist_match_and_nobody_sees_a_h
     assert moves > 52 and scanned > moves
 
 
+@pytest.mark.slow
 async def test_four_clients_play_a_whole_classic_joker_match_and_nobody_sees_a_hidden_card(
     alice, bob, carol, dave, eve
 ):

@@ -143,6 +143,7 @@ def test_recent_matches_per_game_and_the_profile_link_to_match_pages(finished, a
     assert 'href="/matches/?player=alice"' in profile
 
 
+@pytest.mark.slow
 def test_a_classic_match_page_shows_the_score_sheet_with_its_marks(alice, bob, carol, dave):
     table = start("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"})
     match = play_out(table, random.Random(21))
@@ -176,6 +177,7 @@ UNTRANSLATED = {"SHA", "JSON", "README", "JavaScript", "Shift", "Page", "Up", "D
 UNTRANSLATED |= {"python", "manage", "py", "verify_match", "file", "match", "json"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["ka", "ru"])
 def test_the_match_pages_are_translated(alice, bob, carol, dave, language, settings):
     jj = play_out(start("japanese_joker", [alice, bob], options={"points": 11}), random.Random(5))

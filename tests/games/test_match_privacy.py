@@ -76,6 +76,7 @@ def admin_client() -> Client:
     return client
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
 async def test_no_page_or_socket_shows_the_seed_or_a_hidden_card_of_a_running_match(game, options):
     seats = 4 if game == "classic_joker" else 2
@@ -120,6 +121,7 @@ async def test_no_page_or_socket_shows_the_seed_or_a_hidden_card_of_a_running_ma
         await sock.close()
 
 
+@pytest.mark.slow
 async def test_the_end_reveals_the_seed_on_the_socket_and_the_match_page():
     alice, bob = [await sync_to_async(make_player)(name) for name in ("alice", "bob")]
     table = await sync_to_async(start_table)("japanese_joker", [alice, bob], options={"points": 11})

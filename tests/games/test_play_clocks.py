@@ -269,6 +269,7 @@ async def test_leave_in_a_two_player_game_ends_the_match_at_once(alice, bob):
         await sock.close()
 
 
+@pytest.mark.slow
 async def test_in_classic_joker_a_bot_takes_the_leavers_seat_who_is_ranked_last_and_loses_the_stake(
     alice, bob, carol, dave, eve
 ):

@@ -37,6 +37,7 @@ def verify(*args: object, **options: object) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=[g[0] + str(g[2]) for g in GAMES])
 def test_a_whole_random_match_replays_to_the_stored_state_and_result(people, game, seats, options):
     table = start(game, people[:seats], options=options)
@@ -52,6 +53,7 @@ def test_a_whole_random_match_replays_to_the_stored_state_and_result(people, gam
     assert out.startswith("OK: match")
 
 
+@pytest.mark.slow
 def test_a_classic_match_with_a_forfeit_and_a_computer_replays_and_verifies(people):
     table = start("classic_joker", people, options={"pulkas": "nines"})
     match = play_out(table, random.Random(11), forfeit=(30, 2))

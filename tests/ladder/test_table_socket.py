@@ -36,6 +36,7 @@ async def _rating_frame(sock: Sock) -> dict:
     return frame
 
 
+@pytest.mark.slow
 async def test_a_whole_rated_match_ends_with_the_rating_change_on_every_socket(
     alice, bob, eve, fast_clients
 ):

@@ -120,6 +120,7 @@ async def _eventually(check, what: str) -> None:
         await asyncio.sleep(0.2)
 
 
+@pytest.mark.slow
 async def test_a_real_worker_rates_a_match_finished_over_the_websocket(
     alice, bob, live_site, settings
 ):

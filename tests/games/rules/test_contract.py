@@ -524,6 +524,7 @@ def assert_replays(start: Any, log: list[tuple[str, Any]], states: list[Any]) ->
 # --------------------------------------------------------------------------- whole matches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "options"), MATCH_CASES)
 @settings(max_examples=10, deadline=None, suppress_health_check=SLOW)
 @given(seed=SEEDS, moves=MOVES)
@@ -572,6 +573,7 @@ def test_many_random_matches_end_conserve_cards_and_replay(
     assert start == state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=40, deadline=None, suppress_health_check=SLOW)
 @given(data=st.data(), moves=MOVES)
@@ -587,6 +589,7 @@ def test_explicit_hands_keep_the_contract_at_every_step(
     assert_replays(game.from_deal(deal, options), log, states)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=10, deadline=None, suppress_health_check=SLOW)
 @given(seed=SEEDS, moves=MOVES)
