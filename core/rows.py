@@ -5,6 +5,9 @@ lock): the ORM compiles a query with ``select_related`` anew on every call, and 
 was the largest single cost of a move in the web process (``make bench``, py-spy). A statement
 written once from the models' metadata skips it; the rows still pass through each field's own
 converters (JSON, and on SQLite dates and booleans), so the instances are the ORM's.
+
+On PostgreSQL these statements also run prepared (``prepared_cursor``): parsed and planned once
+per connection instead of on every move.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 
 M = TypeVar("M", bound=models.Model)
 
@@ -60,6 +64,27 @@ def split(row: Sequence[Any], parts: Sequence[Columns[Any]]) -> list[Any]:
     return [*built, *row[start:]]
 
 
+def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor whose statements PostgreSQL keeps prepared on the connection; elsewhere the
+    usual cursor.
+
+    Django's cursors bind parameters in the client and never prepare, so PostgreSQL parsed and
+    planned a move's three statements on every move. This cursor binds on the server, and the
+    connection prepares from the first use (``prepare_threshold`` 0, config/settings/base.py;
+    only these cursors bind on the server, so nothing else is prepared). It is Django's wrapper
+    around it all the same: errors are Django's.
+
+    While queries are logged (DEBUG, or a test counting them) it is the usual cursor: psycopg
+    keeps no text of a prepared execution for the log to show."""
+    if connection.vendor != "postgresql" or connection.queries_logged:
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+
+
 Fields = list["models.Field[Any, Any]"]
 _inserts: dict[tuple[str, type[models.Model]], tuple[str, Fields]] = {}
 _updates: dict[tuple[str, type[models.Model], tuple[str, ...]], tuple[str, Fields]] = {}
@@ -86,7 +111,7 @@ def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, values)
     instance._state.adding = False
 
@@ -108,5 +133,5 @@ def update(instance: models.Model, names: Sequence[str], connection: BaseDatabas
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [*values, instance.pk])

@@ -103,6 +103,10 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
             f"-c lock_timeout={_lock_timeout_ms}"
         )
+        # A move's statements are prepared from their first use (core.rows.prepared_cursor, the
+        # only cursors that bind on the server: the ORM's never prepare). Behind a pooler in
+        # transaction mode, PgBouncer needs max_prepared_statements (1.21 or newer).
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 0
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {

@@ -17,7 +17,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from accounts.models import Player
-from core.rows import Columns, split
+from core.rows import Columns, prepared_cursor, split
 
 from ..models import Match, Seat, Table
 
@@ -101,7 +101,7 @@ def locked_match_and_seats(
     connection = connections["default"]
     sql, parts = _statement(connection)
     moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [session_key, moment, table_id])
         rows = cursor.fetchall()
     if not rows:

@@ -84,6 +84,36 @@ def test_a_move_is_three_statements_and_publishes_one_frame_per_seat(
         assert frame["seat"] == seat and frame["view"]["seat"] == seat
 
 
+@pytest.mark.postgres
+def test_on_postgresql_a_moves_statements_are_prepared_once_and_reused(alice, bob):
+    """Parsed and planned once per connection (core.rows.prepared_cursor), not on every move."""
+    table = start_table("japanese_joker", [alice, bob])
+    _, state, mover = _ready(table, watched=False)
+    session_key = _session_of(mover)
+
+    def prepared() -> dict[str, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+            )
+            return {sql.split()[0]: runs for sql, runs in cursor.fetchall()}
+
+    for version in range(2):
+        match = Match.objects.get(table=table)
+        state = matches.engine_state(match)
+        player = Seat.objects.get(table=table, position=state.to_act).player
+        moves.match_act(
+            table_id=table.pk,
+            player=player,
+            version=version,
+            action=state.legal_actions()[0],
+            client_action_id=f"p{version}",
+            session_key=session_key if player == mover else _session_of(player),
+        )
+    # The lock's read, the event's insert and the match's update: each prepared once, run twice.
+    assert prepared() == {"SELECT": 2, "INSERT": 2, "UPDATE": 2}
+
+
 def test_a_watched_table_also_gets_the_spectators_frame(
     alice, bob, django_capture_on_commit_callbacks
 ):
