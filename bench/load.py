@@ -1197,7 +1197,15 @@ class Run:
             await asyncio.gather(*(table.open() for table in tables))
             self.watched = tables
             await asyncio.sleep(1.0)  # warm up
-            cpu = CpuWindow({**self.cpu_groups, "postgres": self.backends, "redis": self.redis_pid})
+            cpu = CpuWindow(
+                {
+                    **self.cpu_groups,
+                    "postgres": self.backends,
+                    "redis": self.redis_pid,
+                    # The bench's own clients share the two cores with the server.
+                    "clients": lambda: [os.getpid()],
+                }
+            )
             await self.refresh_backends()
             start = time.monotonic()
             recorder.window = (start, start + args.closed_seconds)
@@ -1226,13 +1234,15 @@ class Run:
                 },
             }
             steps.append(step)
+            per_move = step["cpu_ms_per_move"]
             print(
                 f"  closed loop {count:4d} tables: {per_s:7.1f} moves/s, ack p50 "
                 f"{step['ack']['p50_ms']} p99 {step['ack']['p99_ms']} ms, move→last seat p50 "
                 f"{step['move_to_last_seat']['p50_ms']} p99 {step['move_to_last_seat']['p99_ms']}"
                 f" ms, errors {sum(recorder.errors.values())}, gaps {recorder.gaps}, syncs "
                 f"{recorder.syncs}, rematches {recorder.rematches}, "
-                f"web CPU {step['cpu_ms_per_move']['web']} ms/move",
+                f"CPU ms/move: web {per_move['web']}, PostgreSQL {per_move['postgres']}, "
+                f"clients {per_move['clients']}",
                 flush=True,
             )
         return steps

@@ -78,11 +78,12 @@ def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
     keeps no text of a prepared execution for the log to show."""
     if connection.vendor != "postgresql" or connection.queries_logged:
         return connection.cursor()
-    from django.db.backends.postgresql.base import ServerBindingCursor
+    import psycopg  # the PostgreSQL backend's driver: there only
 
     connection.ensure_connection()
+    connection.validate_thread_sharing()
     with connection.wrap_database_errors:
-        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+        return CursorWrapper(psycopg.Cursor(connection.connection), connection)
 
 
 Fields = list["models.Field[Any, Any]"]
