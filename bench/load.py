@@ -718,8 +718,14 @@ class SeatClient:
                     return
                 self.awaiting = None
                 self.table.pending.pop(self.version + 1, None)
-            if self.leaving and code in ("match_over", "not_seated", "no_match"):
-                self.left.set()  # the bench's leave raced the end of the match: not an error
+            if (self.leaving or not self.table.running) and code in (
+                "match_over",
+                "not_seated",
+                "no_match",
+            ):
+                # The bench's leave raced the end of the match, or this seat's last act raced
+                # the other seat's leave when the bench stopped the table: not an error.
+                self.left.set()
                 return
             recorder.errors[code] += 1
             if code != "stale":  # a stale act is followed by a state; anything else: ask
