@@ -36,7 +36,6 @@ from typing import Any
 
 from channels_redis.core import RedisChannelLayer
 from django.core.exceptions import ImproperlyConfigured
-from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -94,7 +93,6 @@ class RedisLayer(RedisChannelLayer):
         self._members: dict[str, set[str]] = {}  # group -> this process's channels in it
         self._groups_of: dict[str, set[str]] = {}  # channel -> its groups
         self._reader_loop: asyncio.AbstractEventLoop | None = None
-        self._send_script: AsyncScript | None = None
         self._forget_waiting()
 
     def _forget_waiting(self) -> None:
@@ -153,22 +151,17 @@ class RedisLayer(RedisChannelLayer):
         payload = self.serialize({BATCH: batch})
         local = asyncio.get_running_loop() is self._reader_loop
         sender = f".{self.client_prefix}!" if local else ""
-        client = self.connection(0)
-        if self._send_script is None:
-            # By its digest (EVALSHA), loaded on first use: not the script's text on every send.
-            self._send_script = client.register_script(_SEND_BATCH)
-        full = await self._send_script(
-            keys=keys,
-            args=[
-                payload,
-                time.time(),
-                int(self.group_expiry),
-                int(self.expiry),
-                self.capacity,
-                self.prefix,
-                sender,
-            ],
-            client=client,
+        full = await self.connection(0).eval(
+            _SEND_BATCH,
+            len(keys),
+            *keys,
+            payload,
+            time.time(),
+            int(self.group_expiry),
+            int(self.expiry),
+            self.capacity,
+            self.prefix,
+            sender,
         )
         if full:
             logger.info("%s inboxes over capacity: a batch to %s dropped", full, batch[0][0])
