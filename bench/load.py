@@ -725,7 +725,8 @@ class SeatClient:
             ):
                 # The bench's leave raced the end of the match, or this seat's last act raced
                 # the other seat's leave when the bench stopped the table: not an error.
-                self.left.set()
+                if self.leaving:
+                    self.left.set()
                 return
             recorder.errors[code] += 1
             if code != "stale":  # a stale act is followed by a state; anything else: ask

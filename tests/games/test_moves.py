@@ -35,6 +35,22 @@ def _session_of(player) -> str:
     return client.session.session_key
 
 
+def _play_first_legal(table, action_id: str, *, logged_in: bool = False) -> None:
+    """The seat to act plays its first legal action at the match's current version (with a
+    session of its own when ``logged_in``)."""
+    match = Match.objects.get(table=table)
+    state = matches.engine_state(match)
+    player = Seat.objects.get(table=table, position=state.to_act).player
+    moves.match_act(
+        table_id=table.pk,
+        player=player,
+        version=match.version,
+        action=state.legal_actions()[0],
+        client_action_id=action_id,
+        session_key=_session_of(player) if logged_in else None,
+    )
+
+
 def _published(callbacks) -> list[realtime.Message]:
     """What the commit's callbacks publish, collected instead of sent."""
     _, messages = collecting(lambda: [callback() for callback in callbacks])()
@@ -88,8 +104,7 @@ def test_a_move_is_three_statements_and_publishes_one_frame_per_seat(
 def test_on_postgresql_a_moves_statements_are_prepared_once_and_reused(alice, bob):
     """Parsed and planned once per connection (core.rows.prepared_cursor), not on every move."""
     table = start_table("japanese_joker", [alice, bob])
-    _, state, mover = _ready(table, watched=False)
-    session_key = _session_of(mover)
+    _ready(table, watched=False)
 
     def prepared() -> dict[str, int]:
         with connection.cursor() as cursor:
@@ -98,18 +113,8 @@ def test_on_postgresql_a_moves_statements_are_prepared_once_and_reused(alice, bo
             )
             return {sql.split()[0]: runs for sql, runs in cursor.fetchall()}
 
-    for version in range(2):
-        match = Match.objects.get(table=table)
-        state = matches.engine_state(match)
-        player = Seat.objects.get(table=table, position=state.to_act).player
-        moves.match_act(
-            table_id=table.pk,
-            player=player,
-            version=version,
-            action=state.legal_actions()[0],
-            client_action_id=f"p{version}",
-            session_key=session_key if player == mover else _session_of(player),
-        )
+    for move in range(2):
+        _play_first_legal(table, f"p{move}", logged_in=True)
     # The lock's read, the event's insert and the match's update: each prepared once, run twice.
     assert prepared() == {"SELECT": 2, "INSERT": 2, "UPDATE": 2}
 
@@ -296,18 +301,8 @@ def test_a_move_leaves_nothing_for_the_cyclic_garbage_collector(alice, bob):
     gc.disable()
     try:
         for _ in range(10):
-            match = Match.objects.get(table=table)
-            state = matches.engine_state(match)
-            mover = Seat.objects.get(table=table, position=state.to_act).player
-            moves.match_act(
-                table_id=table.pk,
-                player=mover,
-                version=match.version,
-                action=state.legal_actions()[0],
-                client_action_id=f"g{played}",
-            )
+            _play_first_legal(table, f"g{played}")
             played += 1
-            del match, state, mover
         left = gc.collect()
     finally:
         gc.enable()
