@@ -31,17 +31,12 @@ from social.services import chat, moderation
 
 from .. import realtime
 from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Suggest, Sync, decode
-from ..models import Match
-from ..services import bots, moves, presence, rematch
+from ..services import bots, move_rows, moves, presence, rematch
 from .heartbeat import heartbeat
 
 logger = logging.getLogger(__name__)
 
 CLOSE_NO_TABLE = 4004
-
-
-def _match_version(table_id: int) -> int:
-    return Match.objects.filter(table_id=table_id).values_list("version", flat=True).first() or 0
 
 
 class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
@@ -175,7 +170,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self._snapshot()
 
     async def handle_ping(self, message: Ping) -> None:
-        version = await run_db(_match_version, self.table_id)
+        version = await run_db(move_rows.match_version, self.table_id)
         await self._send(
             {"type": "pong", "version": version, "server_time": timezone.now().isoformat()}
         )

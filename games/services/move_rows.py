@@ -121,3 +121,19 @@ def locked_match_and_seats(
     # for the cyclic collector (~50 objects a move) instead of freeing them at once.
     _MATCH_TABLE.set_cached_value(match, table)
     return AtTable(match=match, seats=seats, session_alive=session_key is None or bool(alive))
+
+
+def match_version(table_id: int) -> int:
+    """The table's match version (0 before a match) for a ``pong``: one statement written once,
+    prepared on PostgreSQL. Compiled by the ORM on every ping it was ~6 % of a server process's
+    busy time at 500 tables (make bench, py-spy), a ping being a fifth as frequent as a move."""
+    connection = connections["default"]
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {quote(_column(Match, 'version'))} FROM {quote(Match._meta.db_table)} "
+        f"WHERE {quote(_column(Match, 'table'))} = %s"
+    )
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(sql, [table_id])
+        row = cursor.fetchone()
+    return row[0] if row else 0

@@ -106,6 +106,18 @@ async def test_ping_answers_pong_with_the_version(jj_table, alice):
     await sock.close()
 
 
+async def test_a_pong_carries_the_matchs_current_version_to_either_seat(jj_table, alice, bob):
+    """So a seat whose state was lost sees from its next pong that it is behind (protocol
+    § Versions)."""
+    socks = await _pair(jj_table, alice, bob)
+    actor = socks[socks[0].state["view"]["to_act"]]
+    assert (await actor.act(actor.state["view"]["legal"][0]))["type"] == "ack"
+    for sock in socks.values():
+        await sock.send({"type": "ping"})
+        assert (await sock.until(lambda f: f["type"] == "pong"))["version"] == 1
+        await sock.close()
+
+
 # --- Moves: duplicates, staleness, races, illegal ------------------------------------------------
 
 
