@@ -570,7 +570,7 @@ class Bench:
 def collector_paused() -> Iterator[None]:
     """A measuring window without the bench's own garbage collector. The bench keeps a thousand
     sockets and the cards of every frame it received (for the hidden-card scan), so one of its
-    collections stalls every client for 30-300 ms, and that pause would be counted as the
+    collections stalls every client for 30-380 ms, and that pause would be counted as the
     server's latency. The garbage made so far is collected before the window opens."""
     gc.collect()
     gc.disable()
@@ -716,15 +716,11 @@ class SeatClient:
         if kind == "ack":
             if frame["id"] is None:  # the answer to leave
                 self.left.set()
-            elif (
-                self.awaiting is not None
-                and frame["id"] == self.awaiting[0]
-                and recorder.counts(self.awaiting[1])
-            ):
-                recorder.acks.append(now - self.awaiting[1])
-                recorder.moves += 1
-            if self.awaiting is not None and frame["id"] == self.awaiting[0]:
+            elif self.awaiting is not None and frame["id"] == self.awaiting[0]:
                 self.acked_at = now
+                if recorder.counts(self.awaiting[1]):
+                    recorder.acks.append(now - self.awaiting[1])
+                    recorder.moves += 1
         elif kind == "error":
             code = frame.get("code", "?")
             if self.awaiting is not None and frame.get("id") == self.awaiting[0]:

@@ -32,6 +32,7 @@ class AtTable:
 
 
 _statements: dict[str, tuple[str, list[Columns]]] = {}
+_version_statements: dict[str, str] = {}
 _MATCH_TABLE = Match._meta.get_field("table")
 
 
@@ -128,12 +129,13 @@ def match_version(table_id: int) -> int:
     prepared on PostgreSQL. Compiled by the ORM on every ping it was ~6 % of a server process's
     busy time at 500 tables (make bench, py-spy), a ping being a fifth as frequent as a move."""
     connection = connections["default"]
-    quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {quote(_column(Match, 'version'))} FROM {quote(Match._meta.db_table)} "
-        f"WHERE {quote(_column(Match, 'table'))} = %s"
-    )
+    if connection.alias not in _version_statements:
+        quote = connection.ops.quote_name
+        _version_statements[connection.alias] = (
+            f"SELECT {quote(_column(Match, 'version'))} FROM {quote(Match._meta.db_table)} "
+            f"WHERE {quote(_column(Match, 'table'))} = %s"
+        )
     with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [table_id])
+        cursor.execute(_version_statements[connection.alias], [table_id])
         row = cursor.fetchone()
     return row[0] if row else 0
