@@ -87,16 +87,16 @@ def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
 
 
 Fields = list["models.Field[Any, Any]"]
-_inserts: dict[tuple[str, type[models.Model]], tuple[str, Fields]] = {}
-_updates: dict[tuple[str, type[models.Model], tuple[str, ...]], tuple[str, Fields]] = {}
+Statement = tuple[str, Fields]
+_inserts: dict[tuple[str, type[models.Model]], Statement] = {}
+_updates: dict[tuple[str, type[models.Model], tuple[str, ...]], Statement] = {}
+_pairs: dict[tuple[str, type[models.Model], type[models.Model], tuple[str, ...]], str] = {}
 
 
-def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
-    """``instance.save()`` of a new row, with a statement written once per model, and without
-    reading back its id. For models without save signals or a custom ``save`` (none is sent)."""
-    key = (connection.alias, type(instance))
+def _insert_statement(model: type[models.Model], connection: BaseDatabaseWrapper) -> Statement:
+    key = (connection.alias, model)
     if key not in _inserts:
-        meta = instance._meta
+        meta = model._meta
         fields: Fields = [
             field
             for field in meta.concrete_fields
@@ -108,21 +108,15 @@ def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
             f"VALUES ({', '.join(['%s'] * len(fields))})"
         )
         _inserts[key] = (sql, fields)
-    sql, fields = _inserts[key]
-    values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
-    ]
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, values)
-    instance._state.adding = False
+    return _inserts[key]
 
 
-def update(instance: models.Model, names: Sequence[str], connection: BaseDatabaseWrapper) -> None:
-    """``instance.save(update_fields=names)``, with a statement written once per model and
-    field list. For models without save signals or a custom ``save`` (none is sent)."""
-    key = (connection.alias, type(instance), tuple(names))
+def _update_statement(
+    model: type[models.Model], names: Sequence[str], connection: BaseDatabaseWrapper
+) -> Statement:
+    key = (connection.alias, model, tuple(names))
     if key not in _updates:
-        meta = instance._meta
+        meta = model._meta
         found = [meta.get_field(name) for name in names]
         concrete: Fields = [field for field in found if isinstance(field, models.Field)]
         assert len(concrete) == len(found), names
@@ -130,9 +124,57 @@ def update(instance: models.Model, names: Sequence[str], connection: BaseDatabas
         assignments = ", ".join(f"{quote(field.column)} = %s" for field in concrete)
         sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
         _updates[key] = (sql, concrete)
-    sql, fields = _updates[key]
+    return _updates[key]
+
+
+def _values(
+    instance: models.Model, fields: Fields, connection: BaseDatabaseWrapper, *, adding: bool
+) -> list[Any]:
+    return [
+        field.get_db_prep_save(field.pre_save(instance, adding), connection) for field in fields
+    ]
+
+
+def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
+    """``instance.save()`` of a new row, with a statement written once per model, and without
+    reading back its id. For models without save signals or a custom ``save`` (none is sent)."""
+    sql, fields = _insert_statement(type(instance), connection)
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(sql, _values(instance, fields, connection, adding=True))
+    instance._state.adding = False
+
+
+def update(instance: models.Model, names: Sequence[str], connection: BaseDatabaseWrapper) -> None:
+    """``instance.save(update_fields=names)``, with a statement written once per model and
+    field list. For models without save signals or a custom ``save`` (none is sent)."""
+    sql, fields = _update_statement(type(instance), names, connection)
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(sql, [*_values(instance, fields, connection, adding=False), instance.pk])
+
+
+def insert_and_update(
+    new: models.Model,
+    changed: models.Model,
+    names: Sequence[str],
+    connection: BaseDatabaseWrapper,
+) -> None:
+    """:func:`insert` of ``new`` and :func:`update` of ``changed``: on PostgreSQL one statement
+    (the insert as a data-modifying ``WITH``), so one round trip instead of two; elsewhere the
+    two statements. The rows are unrelated within the statement (neither reads the other)."""
+    if connection.vendor != "postgresql":
+        insert(new, connection)
+        update(changed, names, connection)
+        return
+    insert_sql, insert_fields = _insert_statement(type(new), connection)
+    update_sql, update_fields = _update_statement(type(changed), names, connection)
+    key = (connection.alias, type(new), type(changed), tuple(names))
+    if key not in _pairs:
+        _pairs[key] = f"WITH inserted AS ({insert_sql}) {update_sql}"
     values = [
-        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
+        *_values(new, insert_fields, connection, adding=True),
+        *_values(changed, update_fields, connection, adding=False),
+        changed.pk,
     ]
     with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [*values, instance.pk])
+        cursor.execute(_pairs[key], values)
+    new._state.adding = False

@@ -211,25 +211,24 @@ def record_event(
     The event's unique constraints are the last guard against a move applied twice."""
     match.version += 1
     connection = connections["default"]
-    # Every move writes these two rows: statements written once (``core.rows``), not compiled.
-    rows.insert(
-        MatchEvent(
-            match=match,
-            version=match.version,
-            seat=seat,
-            kind=kind,
-            action=action,
-            client_action_id=client_action_id,
-        ),
-        connection,
+    event = MatchEvent(
+        match=match,
+        version=match.version,
+        seat=seat,
+        kind=kind,
+        action=action,
+        client_action_id=client_action_id,
     )
     match.state = state.to_dict()
     if state.is_over:
+        rows.insert(event, connection)
         ended = _finish(match, state, seats, reason=ended_by, now=now)
         match.save(update_fields=[*MOVE_FIELDS, *ended])
     else:
         arm_clocks(match, state, seats, now, new_turn=True)
-        rows.update(match, MOVE_FIELDS, connection)
+        # Every move writes these two rows: a statement written once (``core.rows``), not
+        # compiled, and on PostgreSQL one round trip for both.
+        rows.insert_and_update(event, match, MOVE_FIELDS, connection)
     publish_state(match, state, seats, now)
     if state.is_over:
         publish_to_table(match.table_id, frames.match_over_frame(match, seats))

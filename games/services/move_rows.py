@@ -107,16 +107,16 @@ def locked_match_and_seats(
         rows = cursor.fetchall()
     if not rows:
         return AtTable(match=None, seats=[], session_alive=True)
-    seats = []
-    match = table = None
-    for row in rows:
-        seat, player, table_row, match_row, alive = split(row, parts)
-        table = table or table_row
-        match = match or match_row
+    # The table, the match and the session check repeat on every row: built from the first.
+    first, player, table, match, alive = split(rows[0], parts)
+    first.player = player
+    seats = [first]
+    for row in rows[1:]:
+        seat, player, *_ = split(row, parts[:2])
         seat.player = player
-        seat.table = table
         seats.append(seat)
-    assert match is not None and table is not None
+    for seat in seats:
+        seat.table = table
     # The match knows its table; the table is not told its match. Both ways, as select_related
     # leaves them, was a reference cycle: every move left its match, table and the whole state
     # for the cyclic collector (~50 objects a move) instead of freeing them at once.
