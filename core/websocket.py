@@ -19,6 +19,8 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from . import jsontext
+
 # Daphne (autobahn) lets an application close only with 1000 or 3000-4999, so the policy codes
 # of RFC 6455 are sent as 4000 + the RFC code (docs/protocol.md § Close codes).
 CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
@@ -27,7 +29,7 @@ CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
 
 def frame_text(content: dict[str, Any]) -> str:
     """A frame as the sockets put it on the wire: compact JSON."""
-    return json.dumps(content, separators=(",", ":"))
+    return jsontext.dumps(content)
 
 
 def scope_language(scope: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
+from core import jsontext
 
 from .catalog import GAME_TITLES
 
@@ -175,7 +176,7 @@ class Match(models.Model):
     # Secret until the match ends; its hash may be shown from the start (provably fair).
     seed = models.CharField(max_length=64)
     seed_hash = models.CharField(max_length=64)
-    state = models.JSONField()
+    state = jsontext.JSONField()  # written on every move: encoded and read by orjson
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True)
@@ -202,7 +203,7 @@ class MatchEvent(models.Model):
     version = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20, default="act")
-    action = models.JSONField(default=dict)
+    action = jsontext.JSONField(default=dict)
     client_action_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
