@@ -209,14 +209,31 @@ class Server:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of one process (all its threads)."""
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command's name (the first is the state)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
+            return stat.read().rsplit(")", 1)[1].split()
     except (FileNotFoundError, ProcessLookupError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (all its threads)."""
+    fields = _stat(pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def reaped_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the children ``pid`` has waited for: for the PostgreSQL
+    postmaster, its backends that closed (the server replaces a connection past its age)."""
+    fields = _stat(pid)
+    return 0.0 if fields is None else (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
+
+
+def parent_pid(pid: int) -> int | None:
+    fields = _stat(pid)
+    return None if fields is None else int(fields[1])
 
 
 def rss_bytes(pid: int) -> int:
@@ -239,24 +256,35 @@ class CpuWindow:
     """CPU seconds spent by groups of processes between ``start`` and ``stop``."""
 
     groups: dict[str, Callable[[], Iterable[int]]]
+    # A group's parent whose reaped children count too (the postmaster: backends that closed).
+    parents: dict[str, Callable[[], int | None]] = field(default_factory=dict)
     before: dict[str, dict[int, float]] = field(default_factory=dict)
+    reaped_before: dict[str, float] = field(default_factory=dict)
     spent: dict[str, float] = field(default_factory=dict)
 
     def start(self) -> None:
         self.before = {
             name: {pid: cpu_seconds(pid) for pid in pids()} for name, pids in self.groups.items()
         }
+        self.reaped_before = {name: self._reaped(name) for name in self.parents}
+
+    def _reaped(self, name: str) -> float:
+        parent = self.parents[name]()
+        return 0.0 if parent is None else reaped_cpu_seconds(parent)
 
     def stop(self) -> dict[str, float]:
         for name, pids in self.groups.items():
             earlier = self.before.get(name, {})
+            # A process that ended in the window took its CPU time with it: left out here, and
+            # counted through its parent where the group has one. One that began in the window
+            # counts from zero.
             self.spent[name] = sum(
                 now - earlier.get(pid, 0.0)
                 for pid in pids()
-                # A process that ended in the window (a database backend closed by the server's
-                # pool) took its CPU time with it: left out, not counted as negative.
                 if (now := cpu_seconds(pid)) >= earlier.get(pid, 0.0)
             )
+            if name in self.parents:
+                self.spent[name] += self._reaped(name) - self.reaped_before[name]
         return self.spent
 
 
@@ -1233,7 +1261,8 @@ class Run:
                     "redis": self.redis_pid,
                     # The bench's own clients share the two cores with the server.
                     "clients": lambda: [os.getpid()],
-                }
+                },
+                parents={"postgres": self.postmaster},
             )
             await self.refresh_backends()
             with collector_paused():
@@ -1241,6 +1270,9 @@ class Run:
                 recorder.window = (start, start + args.closed_seconds)
                 cpu.start()
                 await asyncio.sleep(args.closed_seconds)
+                # The server replaces a connection past its age (CONN_MAX_AGE): the backends
+                # that began in the window count too, and those that closed through the parent.
+                await self.refresh_backends()
                 spent = cpu.stop()
             await asyncio.sleep(0.5)
             self.watched = []
@@ -1291,6 +1323,9 @@ class Run:
 
     def backends(self) -> list[int]:
         return self._backends
+
+    def postmaster(self) -> int | None:
+        return next((p for p in map(parent_pid, self._backends) if p is not None), None)
 
     def redis_pid(self) -> list[int]:
         return self._redis
