@@ -225,8 +225,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def reaped_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of the children ``pid`` has waited for: for the PostgreSQL
-    postmaster, its backends that closed (the server replaces a connection past its age)."""
+    """User + system CPU time of the children ``pid`` has waited for, over their whole lives:
+    for the PostgreSQL postmaster, its backends that closed."""
     fields = _stat(pid)
     return 0.0 if fields is None else (int(fields[13]) + int(fields[14])) / CLOCK_TICKS
 
@@ -234,6 +234,18 @@ def reaped_cpu_seconds(pid: int) -> float:
 def parent_pid(pid: int) -> int | None:
     fields = _stat(pid)
     return None if fields is None else int(fields[1])
+
+
+def children_of(parent: int | None) -> list[int]:
+    """The live processes whose parent is ``parent``: for the postmaster, all of PostgreSQL's
+    backends and background processes."""
+    if parent is None:
+        return []
+    return [
+        int(entry)
+        for entry in os.listdir("/proc")
+        if entry.isdigit() and parent_pid(int(entry)) == parent
+    ]
 
 
 def rss_bytes(pid: int) -> int:
@@ -256,8 +268,9 @@ class CpuWindow:
     """CPU seconds spent by groups of processes between ``start`` and ``stop``."""
 
     groups: dict[str, Callable[[], Iterable[int]]]
-    # A group's parent whose reaped children count too (the postmaster: backends that closed).
-    parents: dict[str, Callable[[], int | None]] = field(default_factory=dict)
+    # The parent of a group's processes, which waits for those that end: their CPU in the
+    # window is then its reaped time's growth less what they had spent before the window.
+    parents: dict[str, int | None] = field(default_factory=dict)
     before: dict[str, dict[int, float]] = field(default_factory=dict)
     reaped_before: dict[str, float] = field(default_factory=dict)
     spent: dict[str, float] = field(default_factory=dict)
@@ -269,22 +282,23 @@ class CpuWindow:
         self.reaped_before = {name: self._reaped(name) for name in self.parents}
 
     def _reaped(self, name: str) -> float:
-        parent = self.parents[name]()
+        parent = self.parents[name]
         return 0.0 if parent is None else reaped_cpu_seconds(parent)
 
     def stop(self) -> dict[str, float]:
         for name, pids in self.groups.items():
             earlier = self.before.get(name, {})
-            # A process that ended in the window took its CPU time with it: left out here, and
-            # counted through its parent where the group has one. One that began in the window
-            # counts from zero.
+            now = {pid: cpu_seconds(pid) for pid in pids()}
+            # One that began in the window counts from zero. One that ended in it took its CPU
+            # time with it: left out, unless the group's parent waited for it.
             self.spent[name] = sum(
-                now - earlier.get(pid, 0.0)
-                for pid in pids()
-                if (now := cpu_seconds(pid)) >= earlier.get(pid, 0.0)
+                spent - earlier.get(pid, 0.0)
+                for pid, spent in now.items()
+                if spent >= earlier.get(pid, 0.0)
             )
             if name in self.parents:
-                self.spent[name] += self._reaped(name) - self.reaped_before[name]
+                ended = sum(spent for pid, spent in earlier.items() if pid not in now)
+                self.spent[name] += self._reaped(name) - self.reaped_before[name] - ended
         return self.spent
 
 
@@ -1254,25 +1268,24 @@ class Run:
             await asyncio.gather(*(table.open() for table in tables))
             self.watched = tables
             await asyncio.sleep(1.0)  # warm up
+            await self.refresh_backends()
             cpu = CpuWindow(
                 {
                     **self.cpu_groups,
-                    "postgres": self.backends,
+                    "postgres": lambda: children_of(self.postmaster),
                     "redis": self.redis_pid,
                     # The bench's own clients share the two cores with the server.
                     "clients": lambda: [os.getpid()],
                 },
+                # The server replaces a connection past its age (CONN_MAX_AGE), often inside a
+                # window: all of PostgreSQL's processes count, those that closed included.
                 parents={"postgres": self.postmaster},
             )
-            await self.refresh_backends()
             with collector_paused():
                 start = time.monotonic()
                 recorder.window = (start, start + args.closed_seconds)
                 cpu.start()
                 await asyncio.sleep(args.closed_seconds)
-                # The server replaces a connection past its age (CONN_MAX_AGE): the backends
-                # that began in the window count too, and those that closed through the parent.
-                await self.refresh_backends()
                 spent = cpu.stop()
             await asyncio.sleep(0.5)
             self.watched = []
@@ -1309,23 +1322,20 @@ class Run:
             )
         return steps
 
-    _backends: list[int] = []
+    postmaster: int | None = None
     _redis: list[int] = []
 
     async def refresh_backends(self) -> None:
-        self._backends = await self.in_db(database_backends)
+        """PostgreSQL's postmaster (the parent of the server's backends) and Redis's process."""
+        if self.postmaster is None:
+            backends = await self.in_db(database_backends)
+            self.postmaster = next(filter(None, map(parent_pid, backends)), None)
         if not self._redis:
             import redis
 
             with contextlib.suppress(Exception):
                 info = redis.Redis.from_url(os.environ["REDIS_URL"]).info("server")
                 self._redis = [int(info["process_id"])]
-
-    def backends(self) -> list[int]:
-        return self._backends
-
-    def postmaster(self) -> int | None:
-        return next((p for p in map(parent_pid, self._backends) if p is not None), None)
 
     def redis_pid(self) -> list[int]:
         return self._redis
