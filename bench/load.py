@@ -1121,7 +1121,7 @@ class Run:
         socket_floor: dict[str, Any] | None = None
         wanted_sockets = args.sockets
         stopped_by_budget = False
-        sockets_per_second: float | None = None  # how fast the last step's sockets connected
+        seconds_per_table = 0.0  # how fast the last step's tables connected (none before it)
         for target in args.open_steps:
             self.check_alive()
             adding = target - len(self.live)
@@ -1130,9 +1130,7 @@ class Run:
             # Keep the run within its budget: no step that would end past it, judged by how
             # fast the last step connected (a fast machine reached 2,000 tables, whose 2,000 new
             # sockets took 115 s to connect beside 1,000 playing tables).
-            expected = 2.0 + period + args.open_seconds
-            if sockets_per_second:
-                expected += 2 * adding / sockets_per_second
+            expected = 2.0 + period + args.open_seconds + adding * seconds_per_table
             if time.monotonic() + expected > self.deadline:
                 stopped_by_budget = True
                 break
@@ -1140,7 +1138,7 @@ class Run:
             failures_before = sum(self.bench.connects[k] for k in ("refused", "dropped"))
             new = await self.add_open_tables(adding, guests)
             connect_seconds = time.monotonic() - connect_started
-            sockets_per_second = 2 * adding / max(connect_seconds, 0.1)
+            seconds_per_table = connect_seconds / adding
             failures = sum(self.bench.connects[k] for k in ("refused", "dropped")) - failures_before
             self.live += new
             self.watched = self.live

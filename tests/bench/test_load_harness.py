@@ -79,6 +79,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     assert run["open_loop"]["sockets"]["peak"] >= 6  # the socket floor topped the tables up
     (closed_step,) = run["closed_loop"]
     assert closed_step["moves"] > 0 and closed_step["ack"]["p50_ms"] is not None
+    assert closed_step["cpu_ms_per_move"]["postgres"] > 0  # PostgreSQL's processes were found
     assert not closed_step["errors"] and not open_step["errors"]
     assert run["after"]["hidden_cards"]["frames_scanned"] > 0
     failed = [check for check in run["checks"] if not check["passed"]]
