@@ -4,9 +4,11 @@ A move encodes each seat's frame and its new stored state: with ``json`` that wa
 the move's time on its database thread (``make bench``, py-spy); orjson does it about ten times
 faster. Whatever orjson refuses and ``json`` takes (a lone surrogate in a client's action id that
 an error frame echoes, an integer past 64 bits, a key that is not a string) goes to ``json``, so
-nothing that encoded before fails now. Reading stays with ``json``: it is the cheaper half, the
-socket's validation is written against what it accepts, and orjson would read an integer past 64
-bits as a float.
+nothing that encoded before fails now. One result differs: a NaN or an infinity, which ``json``
+writes as ``NaN``, not JSON (PostgreSQL refuses it), orjson writes as ``null``; no frame or state
+holds one (the rules engines count in integers). Reading stays with ``json``: it is the cheaper
+half, the socket's validation is written against what it accepts, and orjson would read an
+integer past 64 bits as a float.
 """
 
 from __future__ import annotations

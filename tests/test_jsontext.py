@@ -39,6 +39,12 @@ def test_what_orjson_refuses_is_written_by_json_instead(value):
     text.encode("utf-8")  # a lone surrogate is escaped: the socket can send the text
 
 
+def test_a_nan_or_an_infinity_is_written_as_null_not_as_the_nan_json_writes():
+    assert (
+        jsontext.dumps({"score": float("nan"), "top": float("inf")}) == '{"score":null,"top":null}'
+    )
+
+
 @pytest.mark.django_db
 def test_a_stored_state_and_action_read_back_unchanged(alice, bob):
     table = start_table("japanese_joker", [alice, bob])
