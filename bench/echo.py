@@ -36,6 +36,9 @@ class GroupEchoConsumer(AsyncWebsocketConsumer):
     async def echo_frame(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
 
+    async def layer_restored(self, event: dict[str, Any]) -> None:
+        """Redis came back after an outage (core.layers): an echo has no state to resend."""
+
 
 def echo_routes() -> list[Any]:
     echo: Any = EchoConsumer.as_asgi()  # an ASGI app where Django's stubs expect a view

@@ -14,6 +14,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core import transport  # noqa: E402
+
+# Under Daphne: a bound on what a socket may have waiting for its client, and pings for clients
+# that send but do not read (core/transport.py).
+transport.install()
 
 application = ProtocolTypeRouter(
     {

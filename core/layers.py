@@ -20,6 +20,18 @@ and the reader gives each message to the process's own members of its group. The
 keeps its own members too (every group it joined, it joined here), so for them the batch never
 goes to Redis: they have it at once. A batch keeps its messages in their order.
 
+When Redis fails (a restart, a network cut) nothing here raises into a socket: a move already
+committed stands. A batch that could not be sent waits, in order, with any sent after it, and goes
+once Redis answers (or is dropped after ``UNSENT_MAX_AGE_SECONDS``, by when every client has
+caught up through its ``pong`` and ``sync``); the process's own members had theirs at once anyway.
+The idle pooled connections are dropped at the first error, so none left from before a restart
+fails again. And since group membership lives in Redis, which may come back empty, the process
+adds every live member of its groups back once Redis answers, and whenever Redis's ``run_id``
+says it restarted (``verify_membership``, from the sockets' heartbeat). Then each of its sockets
+gets a ``layer.restored`` message: what other processes published before the members were back
+never reached it, so it sends its client the state as it is now. One warning line marks
+the start of an outage and one line its end (docs/concurrency.md § When Redis fails).
+
 What this needs: one Redis host (the script reads keys it is not given, which a cluster would
 refuse), and group members that are sockets' channels (``new_channel``: ``name!local``), which
 every consumer's channel is.
@@ -28,6 +40,7 @@ every consumer's channel is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -41,8 +54,16 @@ from redis.exceptions import RedisError
 logger = logging.getLogger(__name__)
 
 READ_BATCH = 100  # messages popped from the inbox in one read
+RETRY_SECONDS = 0.5  # between two attempts to reach Redis again during an outage
+UNSENT_MAX_AGE_SECONDS = 30.0  # a batch older than this is of no use: clients have synced
+UNSENT_MAX_BATCHES = 10_000  # what one process keeps for Redis during an outage, at most
+
+REDIS_FAILURES = (OSError, RedisError)  # Redis down, restarting, or a connection left stale
 
 BATCH = "__batch__"  # a message of group messages: [[group, message], ...]
+# What each of a process's sockets is told once its groups are back in Redis after an outage:
+# whatever crossed Redis meanwhile may have missed it, so it sends its client a fresh snapshot.
+RESTORED = "layer.restored"
 
 # The members of the groups (expired ones dropped) by their process's inbox, then the batch into
 # each of those inboxes but the sender's (expired messages dropped, unless the inbox is full).
@@ -93,13 +114,20 @@ class RedisLayer(RedisChannelLayer):
         self._members: dict[str, set[str]] = {}  # group -> this process's channels in it
         self._groups_of: dict[str, set[str]] = {}  # channel -> its groups
         self._reader_loop: asyncio.AbstractEventLoop | None = None
+        self._run_id: str | None = None  # the Redis server the members were added to
         self._forget_waiting()
 
     def _forget_waiting(self) -> None:
-        """What belongs to one event loop: the waiting futures, what waits for them, the reader."""
+        """What belongs to one event loop: the waiting futures, what waits for them, the reader,
+        and what waits for Redis during an outage with the task that repairs it."""
         self._waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._pending: dict[str, deque[dict[str, Any]]] = {}
         self._reader: asyncio.Task[None] | None = None
+        # (time, group keys, payload, sender mark) of each batch Redis has not taken yet
+        self._unsent: deque[tuple[float, list[str], bytes, str]] = deque()
+        self._members_lost = False  # Redis may have lost the members: add them all again
+        self._outage = False  # between the first failure and the first success after it
+        self._repair: asyncio.Task[None] | None = None
 
     async def new_channel(self, prefix: str = "specific") -> str:
         channel = await super().new_channel(prefix)
@@ -109,20 +137,38 @@ class RedisLayer(RedisChannelLayer):
     # --- Groups ---------------------------------------------------------------------------------
 
     async def group_add(self, group: str, channel: str) -> None:
-        """The library's two writes in one round trip, and the member remembered here."""
+        """The member remembered here, then the library's two writes in one round trip. When
+        Redis fails the socket stays: it is added once Redis answers."""
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        key = self._group_key(group)
-        async with self.connection(0).pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {channel: time.time()})
-            pipe.expire(key, self.group_expiry)
-            await pipe.execute()
         self._members.setdefault(group, set()).add(channel)
         self._groups_of.setdefault(channel, set()).add(group)
+        try:
+            await self._add_members([(group, channel)])
+        except REDIS_FAILURES as error:
+            self._redis_failed(error)
+
+    async def _add_members(self, members: Iterable[tuple[str, str]]) -> None:
+        now = time.time()
+        keys: dict[str, dict[str, float]] = {}
+        for group, channel in members:
+            keys.setdefault(self._group_key(group), {})[channel] = now
+        if not keys:
+            return
+        async with self.connection(0).pipeline(transaction=False) as pipe:
+            for key, channels in keys.items():
+                pipe.zadd(key, channels)
+                pipe.expire(key, self.group_expiry)
+            await pipe.execute()
 
     async def group_discard(self, group: str, channel: str) -> None:
+        """Forgotten here at once; on Redis the member expires if Redis cannot be told now (a
+        message for it is dropped by the reader)."""
         self._forget_member(group, channel)
-        await super().group_discard(group, channel)
+        try:
+            await super().group_discard(group, channel)
+        except REDIS_FAILURES as error:
+            self._redis_failed(error)
 
     def _forget_member(self, group: str, channel: str) -> None:
         members = self._members.get(group)
@@ -141,7 +187,8 @@ class RedisLayer(RedisChannelLayer):
 
     async def group_send_many(self, messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
         """Send each message to its group, in one round trip; the process's own members have
-        theirs at once."""
+        theirs at once. In a process's socket loop this never fails: what Redis cannot take
+        now waits for it, in order. Elsewhere (a task, a page) a Redis failure raises."""
         batch = [[group, message] for group, message in messages]
         if not batch:
             return
@@ -150,7 +197,22 @@ class RedisLayer(RedisChannelLayer):
         keys = list(dict.fromkeys(self._group_key(group) for group, _message in batch))
         payload = self.serialize({BATCH: batch})
         local = asyncio.get_running_loop() is self._reader_loop
-        sender = f".{self.client_prefix}!" if local else ""
+        if not local:
+            await self._send_batch(keys, payload, "")
+            return
+        self._hand_over_batch(self.deserialize(payload)[BATCH])
+        sender = f".{self.client_prefix}!"
+        if self._unsent:  # behind what is already waiting, to keep the order
+            self._keep_unsent(keys, payload, sender)
+            self._repair_soon()
+            return
+        try:
+            await self._send_batch(keys, payload, sender)
+        except REDIS_FAILURES as error:
+            self._keep_unsent(keys, payload, sender)
+            self._redis_failed(error)
+
+    async def _send_batch(self, keys: list[str], payload: bytes, sender: str) -> None:
         full = await self.connection(0).eval(
             _SEND_BATCH,
             len(keys),
@@ -164,9 +226,102 @@ class RedisLayer(RedisChannelLayer):
             sender,
         )
         if full:
-            logger.info("%s inboxes over capacity: a batch to %s dropped", full, batch[0][0])
-        if local:
-            self._hand_over_batch(self.deserialize(payload)[BATCH])
+            logger.info("%s inboxes over capacity: a batch to %s dropped", full, keys[0])
+
+    def _keep_unsent(self, keys: list[str], payload: bytes, sender: str) -> None:
+        if len(self._unsent) >= UNSENT_MAX_BATCHES:
+            self._unsent.popleft()
+        self._unsent.append((time.monotonic(), keys, payload, sender))
+
+    # --- When Redis fails -----------------------------------------------------------------------
+
+    def _redis_failed(self, error: BaseException) -> None:
+        """Start (or continue) an outage: one line for it, and the repair running."""
+        self._members_lost = True  # Redis may come back empty
+        if not self._outage:
+            self._outage = True
+            logger.warning(
+                "Redis unavailable (%s); the sockets stay open, and what they publish waits.",
+                str(error).splitlines()[0] if str(error) else type(error).__name__,
+            )
+        self._repair_soon()
+
+    def _repair_soon(self) -> None:
+        """The repair runs in the sockets' loop, one at a time."""
+        if self._reader_loop is None or asyncio.get_running_loop() is not self._reader_loop:
+            return
+        if self._repair is None or self._repair.done():
+            self._repair = self._reader_loop.create_task(self._repair_until_healthy())
+
+    async def _repair_until_healthy(self) -> None:
+        """Drop the stale connections, then until Redis takes them: the members back, then the
+        batches that waited, oldest first."""
+        sent = dropped = 0
+        await self._drop_idle_connections()
+        while self._members_lost or self._unsent:
+            try:
+                if self._members_lost:
+                    await self._restore_members()
+                    for channel in list(self._groups_of):
+                        self._hand_over(channel, {"type": RESTORED})
+                while self._unsent:
+                    stamp, keys, payload, sender = self._unsent[0]
+                    if time.monotonic() - stamp > UNSENT_MAX_AGE_SECONDS:
+                        dropped += 1
+                    else:
+                        await self._send_batch(keys, payload, sender)
+                        sent += 1
+                    self._unsent.popleft()
+            except REDIS_FAILURES:
+                await self._drop_idle_connections()
+                await asyncio.sleep(RETRY_SECONDS)
+        if self._outage:
+            self._outage = False
+            logger.warning(
+                "Redis answers again: members added back, %s waiting batches sent, %s dropped.",
+                sent,
+                dropped,
+            )
+
+    async def _drop_idle_connections(self) -> None:
+        """Connections made before a restart fail once each when next used: close them all
+        now (those in use fail, and are dropped, by themselves)."""
+        with contextlib.suppress(*REDIS_FAILURES):
+            await self.connection(0).connection_pool.disconnect(inuse_connections=False)
+
+    async def _restore_members(self) -> None:
+        self._members_lost = False  # a failure from here on sets it again
+        members = [
+            (group, channel) for group, channels in self._members.items() for channel in channels
+        ]
+        try:
+            self._run_id = await self._server_run_id()
+            await self._add_members(members)
+        except REDIS_FAILURES:
+            self._members_lost = True
+            raise
+
+    async def _server_run_id(self) -> str:
+        info = await self.connection(0).info("server")
+        return str(info.get("run_id", ""))
+
+    async def verify_membership(self) -> None:
+        """Add this process's members back if Redis restarted since they were added (its
+        ``run_id`` changed) without this process seeing an error. Called now and then (the
+        sockets' heartbeat); one small round trip."""
+        if not self._members or asyncio.get_running_loop() is not self._reader_loop:
+            return
+        try:
+            run_id = await self._server_run_id()
+        except REDIS_FAILURES as error:
+            self._redis_failed(error)
+            return
+        if self._run_id is None:
+            self._run_id = run_id
+        elif run_id != self._run_id:
+            self._redis_failed(RedisError(f"it restarted (run_id {run_id})"))
+        elif self._members_lost or self._unsent:
+            self._repair_soon()
 
     # --- Receiving ------------------------------------------------------------------------------
 
@@ -215,11 +370,11 @@ class RedisLayer(RedisChannelLayer):
                     popped = await self.connection(0).bzmpop(
                         self.brpop_timeout, 1, [key], min=True, count=READ_BATCH
                     )
-                except (OSError, RedisError) as error:
-                    # Redis is restarting or unreachable: the sockets stay open and catch up
-                    # with a sync once frames flow again (docs/protocol.md § Versions).
-                    logger.warning("Reading the inbox %s failed (%s); retrying", inbox, error)
-                    await asyncio.sleep(1.0)
+                except REDIS_FAILURES as error:
+                    # Redis is restarting or unreachable: the sockets stay open, the members
+                    # are added back once it answers, and the clients catch up with a sync.
+                    self._redis_failed(error)
+                    await asyncio.sleep(RETRY_SECONDS)
                     continue
                 if popped:
                     for content, _score in popped[1]:
@@ -257,6 +412,8 @@ class RedisLayer(RedisChannelLayer):
     def _stop_reader(self) -> None:
         if self._reader is not None and not self._reader.done():
             self._reader.cancel()
+        if self._repair is not None and not self._repair.done():
+            self._repair.cancel()
         for future in self._waiters.values():
             future.cancel()
         self._reset_local()

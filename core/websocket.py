@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from . import jsontext
+from . import jsontext, transport
 
 # Daphne (autobahn) lets an application close only with 1000 or 3000-4999, so the policy codes
 # of RFC 6455 are sent as 4000 + the RFC code (docs/protocol.md § Close codes).
@@ -168,15 +168,24 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
     async def receive_message(self, content: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send_text(frame_text(content))
+    async def layer_restored(self, event: dict[str, Any]) -> None:
+        """The channel layer is back after an outage (``core.layers.RESTORED``): a socket that
+        shows live state sends it again, since what was published meanwhile may be lost."""
 
-    async def send_text(self, text: str) -> None:
-        """Send a frame already encoded as JSON text."""
+    async def send_json(self, content: dict[str, Any], *, replaceable: bool = False) -> None:
+        await self.send_text(frame_text(content), replaceable=replaceable)
+
+    async def send_text(self, text: str, *, replaceable: bool = False) -> None:
+        """Send a frame already encoded as JSON text. A ``replaceable`` frame (a snapshot that
+        answers ``sync``) is left out while the last one is still waiting for the client
+        (``core.transport``)."""
         if self.closing:
             return
+        message: Any = {"type": "websocket.send", "text": text}  # an ASGI event with our key
+        if replaceable:
+            message[transport.REPLACEABLE] = True
         try:
-            await self.send(text_data=text)
+            await self.base_send(message)
         except Disconnected:  # the client left while we were answering; its disconnect follows
             self.closing = True
 

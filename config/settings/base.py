@@ -294,6 +294,9 @@ LIVE_MAX_MESSAGE_BYTES = int(os.environ.get("LIVE_MAX_MESSAGE_BYTES", 4096))
 LIVE_RATE_PER_SECOND = float(os.environ.get("LIVE_RATE_PER_SECOND", 10))
 LIVE_RATE_BURST = int(os.environ.get("LIVE_RATE_BURST", 30))
 LIVE_MAX_BAD_MESSAGES = int(os.environ.get("LIVE_MAX_BAD_MESSAGES", 10))
+# What a socket may have waiting for its client beyond what the kernel took (core/transport.py):
+# past it the socket closes with 4013. A table's state is a few KB, a lobby page tens of KB.
+LIVE_SEND_BUFFER_BYTES = int(os.environ.get("LIVE_SEND_BUFFER_BYTES", 256 * 1024))
 # Presence: each server process beats this often for all its sockets; a process whose beat is
 # older than the stale window is dead and the sweep removes its sockets (docs/protocol.md § How
 # presence survives a crash). Every few beats the process re-reads all its sockets' sessions.

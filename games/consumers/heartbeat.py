@@ -1,6 +1,13 @@
 """The process heartbeat of the table sockets: one per process and event loop keeps the presence
 of all its sockets fresh with one UPDATE, and every few beats re-reads all their sessions with
 one query (docs/protocol.md § How presence survives a crash).
+
+Each beat also ties the process's presence rows to its live sockets: a row that no live socket
+has owned for two beats in a row (its close could not reach the database) is removed, so a
+player is present exactly while one of their sockets is open. (One beat is not enough: a socket
+leaves the heartbeat a moment before its own close deletes its row.) And it asks the channel
+layer to check that Redis still knows the sockets' groups
+(``core.layers.RedisLayer.verify_membership``).
 """
 
 from __future__ import annotations
@@ -12,13 +19,14 @@ import socket
 import uuid
 from typing import Protocol
 
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
 from accounts.sockets import players_active, sessions_alive
 from core.pool import run_db
 
-from ..services.presence import server_beat
+from ..services.presence import server_beat, server_channels, sockets_gone
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +34,7 @@ logger = logging.getLogger(__name__)
 class BeatingSocket(Protocol):
     """What the heartbeat needs of a socket."""
 
+    channel_name: str
     session_key: str | None
     player_id: int | None
 
@@ -41,6 +50,7 @@ class ServerHeartbeat:
         self.name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.sockets: set[BeatingSocket] = set()
         self.task: asyncio.Task[None] | None = None
+        self.ownerless: set[str] = set()  # rows no live socket owned at the last beat
 
     def add(self, sock: BeatingSocket) -> None:
         self.sockets.add(sock)
@@ -69,6 +79,11 @@ class ServerHeartbeat:
         if not alive:  # the sweep took this process for dead after a stall: come back
             for sock in sockets:
                 await sock.register()
+        await self._forget_gone_sockets()
+        layer = get_channel_layer()
+        verify = getattr(layer, "verify_membership", None)
+        if verify is not None:
+            await verify()
         if not check_sessions:
             return
         keys = {sock.session_key for sock in sockets if sock.session_key}
@@ -81,6 +96,18 @@ class ServerHeartbeat:
             ended_player = sock.player_id is not None and sock.player_id not in live_players
             if ended_session or ended_player:
                 await sock.end_session()
+
+    async def _forget_gone_sockets(self) -> None:
+        """Remove this process's rows that no live socket owned at this beat or the last. The
+        live set is read after the rows: a socket joins it before writing its row, so a row is
+        never taken for ownerless while its socket is still registering."""
+        channels = await run_db(server_channels, server_name=self.name)
+        ownerless = channels - {sock.channel_name for sock in self.sockets}
+        gone, self.ownerless = ownerless & self.ownerless, ownerless
+        if gone:
+            logger.warning("%s presence rows of %s had no live socket", len(gone), self.name)
+            await run_db(sockets_gone, channel_names=gone)
+            self.ownerless -= gone
 
 
 _heartbeats: dict[asyncio.AbstractEventLoop, ServerHeartbeat] = {}

@@ -82,6 +82,9 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
         await self.send_json(await run_db(build))
 
+    async def layer_restored(self, event: dict[str, Any]) -> None:
+        await self._snapshot()
+
     async def receive_message(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "ping":

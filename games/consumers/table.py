@@ -64,9 +64,23 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self.join(realtime.table_player_group(self.table_id, self.player_id))
         await self.register()
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Whatever ends the socket (its close, an exception in a handler, the server cancelling
+        it), its presence row goes with it: a row left behind would keep its player present,
+        kept fresh by this process's heartbeat, and their absence bank would never drain."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.registered:
+                await asyncio.shield(self._unregister())
+
     async def register(self) -> None:
-        """Write this socket's presence row and send its first snapshot (again after a stall)."""
+        """Write this socket's presence row and send its first snapshot (again after a stall).
+
+        The heartbeat knows the socket before its row exists: it removes the rows of its
+        process that no live socket owns (``ServerHeartbeat``)."""
         beat = heartbeat()
+        beat.add(self)
         try:
             snapshot = await run_db(
                 presence.socket_connect,
@@ -84,20 +98,23 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self.close_with(1011)
             return
         self.registered = True
-        beat.add(self)
         await self._take(snapshot)
         await self._chat_history()
 
     async def disconnect(self, code: int) -> None:
+        await self._unregister()
+
+    async def _unregister(self) -> None:
         heartbeat().discard(self)
         try:
             await self.leave_all()
         except RedisError:  # a storm of closes on a starved machine; the row below matters more
             logger.warning("Socket %s could not leave its groups", self.channel_name)
         if self.registered:
+            self.registered = False
             try:
                 await run_db(presence.socket_disconnect, channel_name=self.channel_name)
-            except OperationalError:  # the sweep removes the row with the server's heartbeat
+            except OperationalError:  # the heartbeat removes the row on its next beat
                 logger.warning("Socket %s left no trace of its close", self.channel_name)
 
     async def end_session(self) -> None:
@@ -167,7 +184,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self._snapshot()
 
     async def handle_sync(self, message: Sync) -> None:
-        await self._snapshot()
+        await self._snapshot(replaceable=True)
 
     async def handle_ping(self, message: Ping) -> None:
         version = await run_db(move_rows.match_version, self.table_id)
@@ -280,11 +297,15 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         if event["kind"] == "match_over":
             await self._chat_history()  # the spectators' lines are now everyone's
 
+    async def layer_restored(self, event: dict[str, Any]) -> None:
+        if self.registered:
+            await self._snapshot(replaceable=True)
+
     async def table_role(self, event: dict[str, Any]) -> None:
         """Who holds a seat changed: look this socket's role up again."""
         await self._snapshot()
 
-    async def _snapshot(self) -> None:
+    async def _snapshot(self, *, replaceable: bool = False) -> None:
         try:
             snapshot = await run_db(
                 presence.table_snapshot, table_id=self.table_id, player=self.player
@@ -292,11 +313,11 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         except ServiceError:
             await self.close_with(CLOSE_NO_TABLE)
             return
-        await self._take(snapshot)
+        await self._take(snapshot, replaceable=replaceable)
 
-    async def _take(self, snapshot: presence.Snapshot) -> None:
+    async def _take(self, snapshot: presence.Snapshot, *, replaceable: bool = False) -> None:
         await self._become(snapshot.seat)
-        await self._send(snapshot.frame)
+        await self._send(snapshot.frame, replaceable=replaceable)
 
     async def _become(self, seat: int | None) -> None:
         self.seat = seat
@@ -306,9 +327,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         else:
             await self.leave(spectators)
 
-    async def _send(self, frame: dict[str, Any]) -> None:
+    async def _send(self, frame: dict[str, Any], *, replaceable: bool = False) -> None:
         self._saw(frame.get("version"))
-        await self.send_json(frame)
+        await self.send_json(frame, replaceable=replaceable)
 
     def _saw(self, version: Any) -> None:
         if isinstance(version, int) and version > self.version:

@@ -137,6 +137,22 @@ def socket_disconnect(*, channel_name: str, now: datetime | None = None) -> None
             _presence_changed(match, table_seats(row["table_id"]), now)
 
 
+def server_channels(*, server_name: str) -> set[str]:
+    """The sockets one process has rows for."""
+    return set(
+        TableConnection.objects.filter(server__name=server_name).values_list(
+            "channel_name", flat=True
+        )
+    )
+
+
+def sockets_gone(*, channel_names: set[str], now: datetime | None = None) -> None:
+    """Sockets that ended without their close reaching the database: each is closed as if it
+    had (their seats turn absent, the clocks re-arm)."""
+    for channel_name in sorted(channel_names):
+        socket_disconnect(channel_name=channel_name, now=now)
+
+
 def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
     """Recompute who is here, re-arm the clocks, tell the table. Lock held."""
     watched = match.watched

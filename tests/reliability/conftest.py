@@ -86,13 +86,14 @@ def server_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def end_server_sessions() -> None:
-    """Close the database sessions a killed server left, so the test database can be flushed."""
+def end_server_sessions(names: tuple[str, ...] = ("reliability-under-test",)) -> None:
+    """Close the database sessions a killed server left (by their ``PGAPPNAME``), so the test
+    database can be flushed."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND application_name = %s",
-            ["reliability-under-test"],
+            " WHERE datname = current_database() AND application_name = ANY(%s)",
+            [list(names)],
         )
 
 

@@ -123,9 +123,10 @@ class Remote:
             self.state = frame
         return frame
 
-    async def until_version(self, version: int) -> None:
+    async def until_version(self, version: int, timeout: float = 10) -> None:
+        """Read until a ``state`` at ``version`` or later, each frame within ``timeout``."""
         while self.version < version:
-            await self.recv()
+            await self.recv(timeout)
 
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
         action_id = uuid.uuid4().hex
