@@ -1,7 +1,17 @@
 """`make run`: the whole site from one command — Daphne (HTTP + websockets), a Celery worker
-and Celery beat — stopped together on Ctrl-C. When any of them dies, the others are stopped and
-the exit code says so: a site without beat has no sweeps, no table expiry and no session
-cleanup, so it must not go on quietly.
+and Celery beat — stopped together on Ctrl-C or SIGTERM.
+
+A process that exits on its own is started again, so that one dead web process does not take
+the site down, nor a dead beat leave it without sweeps, table expiry and session cleanup. It
+says so in one line (``web-2 exited (pid 4242, killed by SIGKILL); restarting it in 1 s.``),
+then waits before the restart: 1 s, doubling at each exit up to 30 s, and back to 1 s once the
+process has stayed up 60 s. A process that keeps dying — its 5th exit within 5 minutes — stops
+everything, with a line saying why and a non-zero exit code: restarting it forever would hide a
+deploy that cannot work (a wrong ``DATABASE_URL``, a broken release). A restarted web process
+accepts from the same listening socket as before (``daphne --fd``), which this script keeps
+open, so the port never closes; its players' pages reconnect to whichever process the kernel
+hands them, since every process serves every table. Beat is started again only after the old
+one and anything it started are gone, so two never run at once.
 
 With PostgreSQL and Redis (``DATABASE_URL``, ``REDIS_URL``) it runs one Daphne process per core
 on one listening socket, which the kernel shares out between them (``--web-processes`` or
@@ -14,12 +24,14 @@ Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000] [--web-processes
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +46,15 @@ DAPHNE_MAX_MESSAGE_BYTES = 1024 * 1024
 # process held ~4 KB less memory per live table under load (make bench). A value in the
 # environment wins.
 CHILD_ENVIRONMENT_DEFAULTS = {"MALLOC_ARENA_MAX": "2"}
+# The restart policy (module docstring): short enough that a player's reconnect finds the
+# process back, long enough that a process failing at start-up does not spin.
+RESTART_FIRST_DELAY_SECONDS = 1.0
+RESTART_LONGEST_DELAY_SECONDS = 30.0
+STEADY_SECONDS = 60.0  # up this long, a process's next exit is a fresh failure: 1 s again
+GIVE_UP_EXITS = 5  # this many exits of one process ...
+GIVE_UP_WINDOW_SECONDS = 300.0  # ... within this long stop everything
+POLL_SECONDS = 0.3
+STOP_TIMEOUT_SECONDS = 10.0
 
 
 def default_web_processes() -> int:
@@ -88,6 +109,60 @@ def commands(listen_fd: int, web_processes: int = 1) -> dict[str, list[str]]:
     }
 
 
+@dataclass
+class Backoff:
+    """When to start one process again after it exits, and when to give up on it. It reads no
+    clock: the caller says when the process started and when it exited."""
+
+    first: float = RESTART_FIRST_DELAY_SECONDS
+    longest: float = RESTART_LONGEST_DELAY_SECONDS
+    steady: float = STEADY_SECONDS
+    give_up_exits: int = GIVE_UP_EXITS
+    window: float = GIVE_UP_WINDOW_SECONDS
+    delay: float = 0.0
+    exits: list[float] = field(default_factory=list)
+
+    def exited(self, started_at: float, now: float) -> float | None:
+        """The seconds to wait before the next start, or None: it keeps dying, stop trying."""
+        self.exits = [*(when for when in self.exits if now - when < self.window), now]
+        if len(self.exits) >= self.give_up_exits:
+            return None
+        if self.delay == 0 or now - started_at >= self.steady:
+            self.delay = self.first
+        else:
+            self.delay = min(self.longest, self.delay * 2)
+        return self.delay
+
+
+def how_it_ended(returncode: int) -> str:
+    """``exit code 3``, or ``killed by SIGKILL`` (Popen gives a signal as a negative code)."""
+    if returncode >= 0:
+        return f"exit code {returncode}"
+    try:
+        return f"killed by {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"killed by signal {-returncode}"
+
+
+@dataclass
+class Child:
+    """One supervised process: running (``process``) or waiting to start again (``due``)."""
+
+    name: str
+    command: list[str]
+    backoff: Backoff = field(default_factory=Backoff)
+    process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    due: float | None = None
+
+
+def end_group(pid: int) -> None:
+    """Kill what an exited process left in its session (started with ``start_new_session``, its
+    process group has its pid), so that nothing of it runs beside its successor."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
@@ -99,22 +174,6 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    listener = listening_socket(args.host, args.port)
-    # The settings module follows DJANGO_ENV in every process (config.mode); none is forced here.
-    processes = {
-        name: subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env={**CHILD_ENVIRONMENT_DEFAULTS, **os.environ},
-            start_new_session=True,
-            pass_fds=(listener.fileno(),),
-        )
-        for name, command in commands(listener.fileno(), max(1, args.web_processes)).items()
-    }
-    for name, process in processes.items():
-        print(f"{name}: pid {process.pid}", flush=True)
-    print(f"Serving on http://{args.host}:{args.port}/ — press Ctrl-C to stop.", flush=True)
-
     stopping = False
 
     def stop(signum: int, frame: object) -> None:
@@ -123,26 +182,72 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    exit_code = 0
-    while not stopping:
-        for name, process in processes.items():
-            if process.poll() is not None:
-                print(f"{name} exited with code {process.returncode}; stopping.", flush=True)
-                exit_code = process.returncode if process.returncode > 0 else 1
-                stopping = True
-        time.sleep(0.3)
 
-    for process in processes.values():
+    listener = listening_socket(args.host, args.port)
+
+    def start(child: Child) -> None:
+        # The settings module follows DJANGO_ENV in every process (config.mode); none is forced.
+        child.process = subprocess.Popen(
+            child.command,
+            cwd=ROOT,
+            env={**CHILD_ENVIRONMENT_DEFAULTS, **os.environ},
+            start_new_session=True,
+            pass_fds=(listener.fileno(),),
+        )
+        child.started_at = time.monotonic()
+        child.due = None
+        print(f"{child.name}: pid {child.process.pid}", flush=True)
+
+    children = [
+        Child(name, command)
+        for name, command in commands(listener.fileno(), max(1, args.web_processes)).items()
+    ]
+    exit_code = 0
+    try:
+        for child in children:
+            start(child)
+        print(f"Serving on http://{args.host}:{args.port}/ — press Ctrl-C to stop.", flush=True)
+        while not stopping:
+            for child in children:
+                if child.process is not None and child.process.poll() is not None:
+                    code = child.process.returncode
+                    ended = f"{child.name} exited (pid {child.process.pid}, {how_it_ended(code)})"
+                    end_group(child.process.pid)
+                    child.process = None
+                    delay = child.backoff.exited(child.started_at, time.monotonic())
+                    if delay is None:
+                        print(
+                            f"{ended}: {GIVE_UP_EXITS} exits within"
+                            f" {GIVE_UP_WINDOW_SECONDS / 60:g} minutes, it keeps dying;"
+                            " stopping everything.",
+                            flush=True,
+                        )
+                        exit_code = code if code > 0 else 1
+                        stopping = True
+                        break
+                    print(f"{ended}; restarting it in {delay:g} s.", flush=True)
+                    child.due = time.monotonic() + delay
+                elif child.due is not None and time.monotonic() >= child.due and not stopping:
+                    start(child)
+            time.sleep(POLL_SECONDS)
+    finally:  # also when this script fails: nothing it started outlives it
+        stop_all([child.process for child in children if child.process is not None])
+        print("Stopped.", flush=True)
+    return exit_code
+
+
+def stop_all(processes: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to each, a few seconds to finish, then SIGKILL."""
+    for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    for process in processes.values():
+    deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+    for process in processes:
         try:
             process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             process.kill()
-    print("Stopped.", flush=True)
-    return exit_code
+        end_group(process.pid)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Item 3: Celery beat runs from a fresh checkout on PostgreSQL + Redis, and a dead beat stops
-``scripts/serve.py`` with a message instead of leaving a site with no sweeps.
+"""Item 3: Celery beat runs from a fresh checkout on PostgreSQL + Redis, and a dead beat is
+started again by ``scripts/serve.py``, with a message, instead of leaving a site with no sweeps
+(issue 25: it used to stop everything).
 """
 
 from __future__ import annotations
@@ -80,14 +81,14 @@ def _collect(stream, lines: list[str]) -> None:
 @pytest.mark.redis
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_dead_beat(
+def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_restarts_a_dead_beat(
     tmp_path,
 ):
     """Pass: ``scripts/serve.py`` on the test database and Redis, with nothing under VAR_DIR,
     starts one web process per core on one port, all answering, with two malloc arenas each
     (``MALLOC_ARENA_MAX``), runs the live sweep (a dead
     server's presence rows are removed); when its beat process is killed, serve.py says so and
-    stops everything with a non-zero exit code."""
+    starts a new beat; SIGTERM then stops everything cleanly."""
     stale = LiveServer.objects.create(
         name="a-server-killed-ten-minutes-ago", last_seen_at=timezone.now() - timedelta(minutes=10)
     )
@@ -136,12 +137,22 @@ def test_serve_on_postgres_and_redis_from_a_fresh_checkout_sweeps_and_notices_a_
             assert b"MALLOC_ARENA_MAX=2" in environ  # two malloc arenas, not one per thread
 
         beat = next(line for line in lines if line.startswith("beat: pid "))
-        os.kill(int(beat.split()[2]), signal.SIGKILL)
+        pid = int(beat.split()[2])
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if sum(line.startswith("beat: pid ") for line in lines) == 2:
+                break
+            assert server.poll() is None, "".join(lines)
+            time.sleep(0.2)
+        output = "".join(lines)
+        assert f"beat exited (pid {pid}, killed by SIGKILL); restarting it in 1 s." in output
+        assert sum(line.startswith("beat: pid ") for line in lines) == 2, output
+        server.terminate()
         server.wait(timeout=60)
         reader.join(timeout=10)
         output = "".join(lines)
-        assert server.returncode != 0, output
-        assert "beat exited" in output and "Stopped." in output, output
+        assert server.returncode == 0 and "Stopped." in output, output
     finally:
         if server.poll() is None:  # a failed check: serve.py stops its own processes on SIGTERM
             server.terminate()
