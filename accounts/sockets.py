@@ -13,16 +13,19 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
+from channels.exceptions import StopConsumer
 from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
+from django.db import Error as DatabaseError
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from core.outage import database_unavailable, is_connection_failure
 from core.pool import run_db
 from core.realtime import publish_on_commit
-from core.websocket import GroupsMixin
+from core.websocket import CLOSE_UNAVAILABLE, GroupsMixin
 
 from .access import player_from
 from .models import Player
@@ -140,8 +143,17 @@ class PlayerSocketMixin(GroupsMixin):
     session_expires: datetime | None = None
 
     async def identify(self) -> None:
+        """The socket's first database work. When the database is unavailable the socket can do
+        nothing: it closes with 4011 and its consumer ends, before joining any group."""
         session = self.scope.get("session")
-        self.player, self.session_expires = await run_db(_identify, session)
+        try:
+            self.player, self.session_expires = await run_db(_identify, session)
+        except DatabaseError as error:
+            if not is_connection_failure(error):
+                raise
+            database_unavailable(error)
+            await self.close(code=CLOSE_UNAVAILABLE)  # type: ignore[attr-defined]
+            raise StopConsumer from None
         if self.player is not None:
             self.player_id = self.player.pk
             self.session_key = getattr(session, "session_key", None)

@@ -17,7 +17,12 @@ The phases, in the order they run:
    refusal or a dropped handshake; server RSS per live table is measured here.
 3. **Closed loop**: N tables (10, 50, 200), each seat playing a random entry of its
    ``view.legal`` as soon as its ``state`` says it is to act, rematching when a match ends.
-4. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
+4. **Slow readers** (issue 25): tables at human pace (``--slow-tables``, 100), measured alone,
+   then again while ``--slow-readers`` (10) more sockets watch them that send ``sync`` eight
+   times a second (under the rate limit) and never read. The other tables' p99 must stay
+   within twice what it was alone; the non-readers are closed by the server (4013 past
+   ``LIVE_SEND_BUFFER_BYTES``, or unanswered pings) and the web processes' RSS growth is shown.
+5. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
    ledger audited (``manage.py audit_coins``), every frame every client received checked
    against the match replayed from its seed (no card its seat could not see at that version),
    and the server log free of tracebacks and errors.
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
 import itertools
@@ -71,6 +77,7 @@ FLOOR_CAPACITY_TABLES = 500
 FLOOR_P99_MS = 100.0
 FLOOR_SOCKETS = 2000
 FLOOR_KB_PER_TABLE = 100.0
+FLOOR_SLOW_READER_P99_RATIO = 2.0  # issue 25: non-readers may at most double the others' p99
 
 T = TypeVar("T")
 
@@ -165,9 +172,10 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"serve.py exited at start:\n{self.log()}")
-            found = re.findall(r"^([\w-]+): pid (\d+)$", self.log(), re.M)
+            printed = self.log()
+            found = re.findall(r"^([\w-]+): pid (\d+)$", printed, re.M)
             self.pids = {name: int(pid) for name, pid in found}
-            if any(name.startswith("web") for name in self.pids):
+            if "Serving on " in printed:  # printed once every process has started
                 with contextlib.suppress(OSError):
                     socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
                     return
@@ -180,6 +188,11 @@ class Server:
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    def exits(self) -> list[str]:
+        """The lines in which serve.py said one of its processes exited (and restarted it): a
+        bench run in which a process died measured a different server."""
+        return re.findall(r"^[\w-]+ exited \(pid .*$", self.log(), re.M)
 
     def log(self) -> str:
         try:
@@ -655,6 +668,52 @@ async def open_socket(bench: Bench, path: str, cookie: str | None = None) -> Any
     return ws
 
 
+class NonReader:
+    """A socket that watches a table, sends ``sync`` eight times a second and never reads: its
+    receive buffer as small as the kernel allows, its handshake read byte by byte."""
+
+    def __init__(self, bench: Bench, table_id: int) -> None:
+        self.bench = bench
+        self.table_id = table_id
+        self.writer: asyncio.StreamWriter | None = None
+        self.sent = 0
+        self.closed_after: float | None = None
+
+    async def run(self, seconds: float) -> None:
+        started = time.monotonic()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.bench.port))
+        reader, self.writer = await asyncio.open_connection(sock=sock)
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        self.writer.write(
+            f"GET /ws/table/{self.table_id}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: {self.bench.origin}\r\n\r\n".encode()
+        )
+        answer = b""
+        while not answer.endswith(b"\r\n\r\n"):
+            answer += await reader.readexactly(1)
+        frame = b'{"type":"sync"}'
+        mask = secrets.token_bytes(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(frame))
+        message = bytes([0x81, 0x80 | len(frame)]) + mask + masked
+        while time.monotonic() - started < seconds:
+            try:
+                self.writer.write(message)
+                await self.writer.drain()
+            except OSError:
+                self.closed_after = time.monotonic() - started
+                return
+            self.sent += 1
+            await asyncio.sleep(0.125)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.transport.abort()
+
+
 class SeatClient:
     """One player's table socket, a client of ``docs/protocol.md`` and nothing else."""
 
@@ -1017,6 +1076,8 @@ class Run:
     def check_alive(self) -> None:
         if not self.server.alive():
             raise RuntimeError(f"the server stopped:\n{self.server.log()[-3000:]}")
+        if self.server.exits():
+            raise RuntimeError(f"a server process died: {'; '.join(self.server.exits())}")
 
     # Echo -----------------------------------------------------------------------------------------
 
@@ -1258,6 +1319,89 @@ class Run:
 
     # Closed loop ----------------------------------------------------------------------------------
 
+    async def paced_window(self, tables: list[LiveTable]) -> dict[str, Any]:
+        """One measuring window of tables already on their schedules: move→last seat."""
+        recorder = Recorder()
+        start = time.monotonic() + self.args.period  # every table has moved once since now
+        recorder.window = (start, start + self.args.open_seconds)
+        self.bench.recorder = recorder
+        cpu = CpuWindow(self.cpu_groups)
+        with collector_paused():
+            await asyncio.sleep(max(0.0, start - time.monotonic()))
+            cpu.start()
+            await asyncio.sleep(self.args.open_seconds)
+            spent = cpu.stop()
+            await asyncio.sleep(1.0)
+        unanswered = sum(
+            1
+            for table in tables
+            for started in table.pending.values()
+            if recorder.counts(started) and time.monotonic() - started > 1.0
+        )
+        return {
+            "moves": len(recorder.last_seat),
+            "move_to_last_seat": latency_summary(recorder.last_seat + [float("inf")] * unanswered),
+            "web_cpu_s": round(spent["web"], 2),
+            "web_rss_mb": round(self.rss() / 2**20, 1),
+        }
+
+    async def slow_readers(self, guests: list[Identity]) -> dict[str, Any]:
+        """The same tables measured alone, then beside sockets that send and never read."""
+        args = self.args
+        tables = await self.add_open_tables(args.slow_tables, guests)
+        self.watched = tables
+        origin = time.monotonic() + 1.0
+        schedulers = [
+            asyncio.ensure_future(
+                self.schedule(table, origin + args.period * index / len(tables), args.period)
+            )
+            for index, table in enumerate(tables)
+        ]
+        alone = await self.paced_window(tables)
+        readers = [
+            NonReader(self.bench, tables[index % len(tables)].table_id)
+            for index in range(args.slow_readers)
+        ]
+        running = [
+            asyncio.ensure_future(reader.run(seconds=args.period + args.open_seconds + 30))
+            for reader in readers
+        ]
+        await asyncio.sleep(1.0)
+        beside = await self.paced_window(tables)
+        closed = [r.closed_after for r in readers if r.closed_after is not None]
+        for reader in readers:
+            reader.close()
+        await asyncio.gather(*running, return_exceptions=True)
+        for table in tables:
+            table.running = False
+        for task in schedulers:
+            task.cancel()
+        await asyncio.gather(*schedulers, return_exceptions=True)
+        self.watched = []
+        await self.finish_tables(tables)
+        p99_alone = alone["move_to_last_seat"]["p99_ms"]
+        p99_beside = beside["move_to_last_seat"]["p99_ms"]
+        ratio = p99_beside / p99_alone if p99_alone and p99_beside is not None else None
+        result = {
+            "tables": len(tables),
+            "non_readers": args.slow_readers,
+            "alone": alone,
+            "beside_non_readers": beside,
+            "p99_ratio": round(ratio, 2) if ratio is not None else None,
+            "non_readers_closed": len(closed),
+            "syncs_sent": sum(reader.sent for reader in readers),
+            "passed": ratio is not None and ratio <= FLOOR_SLOW_READER_P99_RATIO,
+        }
+        print(
+            f"  {len(tables)} tables alone: p50 {alone['move_to_last_seat']['p50_ms']} ms p99 "
+            f"{p99_alone} ms; beside {args.slow_readers} non-readers: p50 "
+            f"{beside['move_to_last_seat']['p50_ms']} ms p99 {p99_beside} ms (ratio "
+            f"{result['p99_ratio']}); web RSS {alone['web_rss_mb']} → {beside['web_rss_mb']} MB;"
+            f" {len(closed)} of {args.slow_readers} non-readers closed by the server",
+            flush=True,
+        )
+        return result
+
     async def closed_loop(self, users: list[Identity]) -> list[dict[str, Any]]:
         args = self.args
         steps = []
@@ -1371,6 +1515,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         first_table = await run.in_db(first_new_table)
         # Enough for the largest step, the socket floor, and tables that failed to open.
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
+        need_guests += 2 * args.slow_tables
         guests = await run.in_db(make_guests, need_guests, run.tag)
         users = await run.in_db(make_users, 2 * sum(args.closed_steps), run.tag)
         # Echo baselines.
@@ -1393,6 +1538,12 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         result["open_loop"] = await run.open_loop(guests)
         print("Closed loop: every seat moves as soon as it is to act", flush=True)
         result["closed_loop"] = await run.closed_loop(users)
+        if args.slow_readers:
+            print(
+                f"Slow readers: {args.slow_readers} sockets that send sync 8/s and never read",
+                flush=True,
+            )
+            result["slow_readers"] = await run.slow_readers(guests)
         run.check_alive()
         print("After the run", flush=True)
         result["after"] = {
@@ -1452,6 +1603,18 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
             and not sockets["dropped"],
         }
     )
+    slow = result.get("slow_readers")
+    if slow:
+        checks.append(
+            {
+                "floor": f"{slow['non_readers']} non-reading sockets keep the other tables' p99 "
+                f"within {FLOOR_SLOW_READER_P99_RATIO:g}x",
+                "value": f"{slow['alone']['move_to_last_seat']['p99_ms']} → "
+                f"{slow['beside_non_readers']['move_to_last_seat']['p99_ms']} ms "
+                f"(x{slow['p99_ratio']}) at {slow['tables']} tables",
+                "passed": slow["passed"],
+            }
+        )
     memory = open_loop["memory"]
     if memory["tables"]:
         checks.append(
@@ -1533,6 +1696,10 @@ def main(argv: list[str] | None = None) -> int:
         default=150.0,
         help="seconds by which the open loop ends: no step starts that would end later, "
         "judged by the last step's connection rate (default 150)",
+    )
+    parser.add_argument("--slow-tables", type=int, default=100)
+    parser.add_argument(
+        "--slow-readers", type=int, default=10, help="non-reading sockets (0: skip the phase)"
     )
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)

@@ -3,28 +3,35 @@ socket applies to what a client sends (docs/protocol.md § Limits, § Close code
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
+from collections.abc import Awaitable, Callable
 from functools import cached_property
 from importlib import import_module
 from typing import Any
 
-from asgiref.typing import WebSocketConnectEvent
+from asgiref.typing import WebSocketConnectEvent, WebSocketDisconnectEvent
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import Error as DatabaseError
 from django.http import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from . import jsontext, transport
+from . import jsontext, outage, transport
+
+logger = logging.getLogger(__name__)
 
 # Daphne (autobahn) lets an application close only with 1000 or 3000-4999, so the policy codes
 # of RFC 6455 are sent as 4000 + the RFC code (docs/protocol.md § Close codes).
 CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
 CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
+CLOSE_UNAVAILABLE = 4011  # the database cannot be reached (RFC 1011, which Daphne refuses)
 
 
 def frame_text(content: dict[str, Any]) -> str:
@@ -124,6 +131,8 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
     ``receive_message`` and answer what they do not understand with ``bad_message``."""
 
     closing = False
+    sync_due = 0.0  # the loop's time before which a ``sync`` is not answered again
+    sync_later: asyncio.Task[None] | None = None
 
     async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         self.bucket = TokenBucket(settings.LIVE_RATE_PER_SECOND, settings.LIVE_RATE_BURST)
@@ -163,10 +172,49 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
                 gettext("A message is a JSON object with a 'type'."), code="bad_json"
             )
             return
-        await self.receive_message(content)
+        try:
+            await self.receive_message(content)
+        except DatabaseError as error:
+            if not outage.is_connection_failure(error):
+                raise
+            outage.database_unavailable(error)  # one line per outage, not a traceback a frame
+            await self.send_error(
+                "busy",
+                gettext("The server cannot reach its database; send that again in a moment."),
+            )
 
     async def receive_message(self, content: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    async def answer_sync(self, snapshot: Callable[[], Awaitable[None]]) -> None:
+        """Answer ``sync`` with ``snapshot()``, at most once every ``LIVE_SYNC_SECONDS``: the
+        syncs that come sooner are all answered by one snapshot when the interval ends. A
+        client that follows the protocol's backoff never waits for it; one that sends ``sync``
+        as fast as the rate limit allows costs the server one snapshot a second, not ten."""
+        loop = asyncio.get_running_loop()
+        wait = self.sync_due - loop.time()
+        if wait <= 0:
+            self.sync_due = loop.time() + settings.LIVE_SYNC_SECONDS
+            await snapshot()
+        elif self.sync_later is None or self.sync_later.done():
+            self.sync_later = loop.create_task(self._answer_sync_later(wait, snapshot))
+
+    async def _answer_sync_later(
+        self, wait: float, snapshot: Callable[[], Awaitable[None]]
+    ) -> None:
+        await asyncio.sleep(wait)
+        if self.closing:
+            return
+        self.sync_due = asyncio.get_running_loop().time() + settings.LIVE_SYNC_SECONDS
+        try:
+            await snapshot()
+        except Exception:  # the socket's own handlers would have answered it; none waits here
+            logger.warning("A delayed sync snapshot failed", exc_info=True)
+
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
+        if self.sync_later is not None:
+            self.sync_later.cancel()
+        await super().websocket_disconnect(message)
 
     async def layer_restored(self, event: dict[str, Any]) -> None:
         """The channel layer is back after an outage (``core.layers.RESTORED``): a socket that

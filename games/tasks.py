@@ -1,13 +1,21 @@
-"""Celery tasks: thin and idempotent, each one service call (STYLE.md § 11)."""
+"""Celery tasks: thin and idempotent, each one service call (STYLE.md § 11).
+
+Each ends quietly when the database is unavailable (``core.outage``); its docstring says which
+later run does its work instead.
+"""
 
 from celery import shared_task
+
+from core.outage import ends_when_database_unavailable
 
 from .services import moves, presence
 from .services.tables import tables_expire
 
 
 @shared_task
+@ends_when_database_unavailable
 def expire_idle_tables() -> int:
+    """Every minute; a run the database missed is the next run's work."""
     return tables_expire()
 
 
@@ -17,12 +25,18 @@ def expire_idle_tables() -> int:
 
 
 @shared_task
+@ends_when_database_unavailable
 def play_bot_turn(match_id: int, version: int) -> bool:
-    """Enqueued after the commit that made it a computer seat's turn, with its short pause."""
+    """Enqueued after the commit that made it a computer seat's turn, with its short pause.
+
+    Not retried when the database is away: the seat's turn clock is that pause, so the live
+    sweep plays the move within a second of the database's return."""
     return moves.play_bot_turn(match_id=match_id, version=version)
 
 
 @shared_task
+@ends_when_database_unavailable
 def live_sweep() -> dict[str, int]:
-    """Every LIVE_SWEEP_SECONDS: due turns, emptied absence banks, dead servers' sockets."""
+    """Every LIVE_SWEEP_SECONDS: due turns, emptied absence banks, dead servers' sockets. A run
+    the database missed is the next one's work, a second later."""
     return presence.live_sweep()

@@ -101,6 +101,10 @@ def commands(listen_fd: int, web_processes: int = 1) -> dict[str, list[str]]:
             "threads",
             "--concurrency",
             "4",
+            # Workers need not talk among themselves (no remote control is used); the gossip's
+            # restart after a broker outage failed with a traceback.
+            "--without-gossip",
+            "--without-mingle",
             "--loglevel",
             "INFO",
         ],

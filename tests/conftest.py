@@ -125,6 +125,17 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture
+def outages(monkeypatch):
+    """A fresh record of database outages (core.outage): the test sees its own episode's line,
+    whatever an earlier test of the process left open."""
+    from core import outage
+
+    episodes = outage.Episodes()
+    monkeypatch.setattr(outage, "_episodes", episodes)
+    return episodes
+
+
+@pytest.fixture
 def fast_clients(settings):
     """Test clients move as fast as the server answers: far above a person's rate limit."""
     settings.LIVE_RATE_PER_SECOND = 10_000

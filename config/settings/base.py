@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "csp.middleware.CSPMiddleware",
+    "core.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -123,6 +124,11 @@ else:
             },
         }
     }
+
+# An unavailable database is logged once per episode in each process (core/outage.py); an episode
+# ends this long after its last failure, so the connections that broke during it and fail at
+# their next use, once the database is back, do not start another.
+DATABASE_OUTAGE_QUIET_SECONDS = float(os.environ.get("DATABASE_OUTAGE_QUIET_SECONDS", 30))
 
 # --- Redis: channel layer, cache, Celery broker -------------------------------------------------
 
@@ -297,6 +303,9 @@ LIVE_MAX_BAD_MESSAGES = int(os.environ.get("LIVE_MAX_BAD_MESSAGES", 10))
 # What a socket may have waiting for its client beyond what the kernel took (core/transport.py):
 # past it the socket closes with 4013. A table's state is a few KB, a lobby page tens of KB.
 LIVE_SEND_BUFFER_BYTES = int(os.environ.get("LIVE_SEND_BUFFER_BYTES", 256 * 1024))
+# A socket's ``sync`` is answered at most once this often; sooner ones share the next answer
+# (core/websocket.py). The protocol's backoff starts at 0.5 s ± 50 %.
+LIVE_SYNC_SECONDS = float(os.environ.get("LIVE_SYNC_SECONDS", 1.0))
 # Presence: each server process beats this often for all its sockets; a process whose beat is
 # older than the stale window is dead and the sweep removes its sockets (docs/protocol.md § How
 # presence survives a crash). Every few beats the process re-reads all its sockets' sessions.
@@ -412,6 +421,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # A connection failure logged with its traceback anywhere becomes the outage's one line.
+    "filters": {"database_outage": {"()": "core.outage.OutageLogFilter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["database_outage"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

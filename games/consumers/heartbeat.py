@@ -24,6 +24,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.sockets import players_active, sessions_alive
+from core.outage import database_unavailable, is_connection_failure
 from core.pool import run_db
 
 from ..services.presence import server_beat, server_channels, sockets_gone
@@ -70,8 +71,11 @@ class ServerHeartbeat:
             beats += 1
             try:
                 await self._beat(check_sessions=beats % settings.LIVE_SESSION_CHECK_BEATS == 0)
-            except Exception:  # a database hiccup: try again next beat
-                logger.exception("Heartbeat of %s failed", self.name)
+            except Exception as error:  # a database hiccup: try again next beat
+                if is_connection_failure(error):
+                    database_unavailable(error)
+                else:
+                    logger.exception("Heartbeat of %s failed", self.name)
 
     async def _beat(self, *, check_sessions: bool) -> None:
         alive = await run_db(server_beat, server_name=self.name)

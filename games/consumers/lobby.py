@@ -75,12 +75,12 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def end_session(self) -> None:
         await self.close_with(CLOSE_SESSION_ENDED)
 
-    async def _snapshot(self) -> None:
+    async def _snapshot(self, *, replaceable: bool = False) -> None:
         def build() -> dict[str, Any]:
             page = _page(self.player, self.game, self.stake, self.before)
             return {"type": "lobby", **page, "friends_online": friends_online(self.player)}
 
-        await self.send_json(await run_db(build))
+        await self.send_json(await run_db(build), replaceable=replaceable)
 
     async def layer_restored(self, event: dict[str, Any]) -> None:
         await self._snapshot()
@@ -91,7 +91,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             friends = await run_db(_seen, self.player) if self.player else []
             await self.send_json({"type": "pong", "friends_online": friends})
         elif kind == "sync":
-            await self._snapshot()
+            await self.answer_sync(lambda: self._snapshot(replaceable=True))
         elif kind == "more":
             before = content.get("before")
             if type(before) is not int or not 0 < before < 2**63:

@@ -24,8 +24,9 @@ from redis.exceptions import RedisError
 
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.errors import ServiceError
+from core.outage import database_unavailable, is_connection_failure
 from core.pool import run_db, run_db_unsent
-from core.websocket import GuardedJsonConsumer
+from core.websocket import CLOSE_UNAVAILABLE, GuardedJsonConsumer
 from social import selectors as social_selectors
 from social.services import chat, moderation
 
@@ -43,6 +44,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     table_id: int
     seat: int | None = None
     version = 0
+    state_version = 0  # the version of the last ``state`` this socket sent its client
     registered = False
 
     # --- Lifecycle -------------------------------------------------------------------------------
@@ -52,9 +54,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self.accept()
         try:
             await self.identify()
-        except OperationalError:
+        except OperationalError:  # not a lost connection (identify closes for that): a lock
             logger.warning("Socket for table %s could not read its session", self.table_id)
-            await self.close_with(1011)
+            await self.close_with(CLOSE_UNAVAILABLE)
             return
         # Join the groups before the snapshot, so no frame published in between is missed; a
         # seated socket leaves the spectators' group once it knows its seat.
@@ -93,9 +95,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             # Accept, then close with a code the page can read (a refused handshake says nothing).
             await self.close_with(CLOSE_NO_TABLE)
             return
-        except OperationalError:
-            logger.warning("Socket for table %s could not register", self.table_id)
-            await self.close_with(1011)
+        except OperationalError as error:
+            self._database_failed(error, "Socket for table %s could not register", self.table_id)
+            await self.close_with(CLOSE_UNAVAILABLE)
             return
         self.registered = True
         await self._take(snapshot)
@@ -114,8 +116,18 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             self.registered = False
             try:
                 await run_db(presence.socket_disconnect, channel_name=self.channel_name)
-            except OperationalError:  # the heartbeat removes the row on its next beat
-                logger.warning("Socket %s left no trace of its close", self.channel_name)
+            except OperationalError as error:  # the heartbeat removes the row on its next beats
+                self._database_failed(
+                    error, "Socket %s left no trace of its close", self.channel_name
+                )
+
+    @staticmethod
+    def _database_failed(error: OperationalError, warning: str, *args: Any) -> None:
+        """A lost database is one line per outage (``core.outage``); anything else a warning."""
+        if is_connection_failure(error):
+            database_unavailable(error)
+        else:
+            logger.warning(warning, *args)
 
     async def end_session(self) -> None:
         await self.close_with(CLOSE_SESSION_ENDED)
@@ -142,8 +154,8 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                 await self._snapshot()
             elif error.code == "session":
                 await self.end_session()
-        except OperationalError:  # a lock that did not come in time (DB_LOCK_TIMEOUT_MS)
-            logger.warning("Table %s busy: %s refused", self.table_id, message.type)
+        except OperationalError as error:  # a lock not had in time (DB_LOCK_TIMEOUT_MS), or none
+            self._database_failed(error, "Table %s busy: %s refused", self.table_id, message.type)
             await self.send_error(
                 "busy", gettext("The table is busy; send that again in a moment."), action_id
             )
@@ -184,6 +196,17 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self._snapshot()
 
     async def handle_sync(self, message: Sync) -> None:
+        await self.answer_sync(self._sync_snapshot)
+
+    async def _sync_snapshot(self) -> None:
+        """A fresh state, unless the last one this socket sent is of the match's version now:
+        that one is with the client or on its way (the socket keeps its frames in order), and
+        another would cost a snapshot for nothing. A client syncs on a version gap, which that
+        state closes; one that syncs without a gap (or never reads) gets nothing more."""
+        if self.state_version and self.state_version == await run_db(
+            move_rows.match_version, self.table_id
+        ):
+            return
         await self._snapshot(replaceable=True)
 
     async def handle_ping(self, message: Ping) -> None:
@@ -293,6 +316,8 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             elif self.seat is not None:
                 return
         self._saw(event["version"])
+        if event["kind"] == "state":
+            self.state_version = event["version"]
         await self.send_text(event["text"])
         if event["kind"] == "match_over":
             await self._chat_history()  # the spectators' lines are now everyone's
@@ -329,6 +354,8 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def _send(self, frame: dict[str, Any], *, replaceable: bool = False) -> None:
         self._saw(frame.get("version"))
+        if frame["type"] == "state":
+            self.state_version = frame["version"]
         await self.send_json(frame, replaceable=replaceable)
 
     def _saw(self, version: Any) -> None:

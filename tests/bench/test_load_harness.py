@@ -36,9 +36,10 @@ def _end_bench_sessions() -> None:
 @pytest.mark.slow
 def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
     """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
-    starts serve.py's processes, measures both echoes, an open-loop step and a closed-loop
-    step, ends every match, finds the ledger clean, no hidden card in any frame and nothing
-    wrong in the server log, writes its JSON, and stops every process it started."""
+    starts serve.py's processes, measures both echoes, an open-loop step, a closed-loop step
+    and the slow-reader phase, ends every match, finds the ledger clean, no hidden card in any
+    frame and nothing wrong in the server log, writes its JSON, and stops every process it
+    started."""
     db = connection.settings_dict
     env = {
         key: value
@@ -62,6 +63,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--closed-steps", "2", "--closed-seconds", "2"),
         *("--open-steps", "2", "--open-seconds", "2", "--period", "1", "--sockets", "6"),
         *("--echo-clients", "4", "--echo-seconds", "0.5", "--output", str(output)),
+        *("--slow-tables", "2", "--slow-readers", "2"),
     ]
     try:
         result = subprocess.run(
@@ -82,6 +84,9 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     assert closed_step["cpu_ms_per_move"]["postgres"] > 0  # PostgreSQL's processes were found
     assert not closed_step["errors"] and not open_step["errors"]
     assert run["after"]["hidden_cards"]["frames_scanned"] > 0
+    slow = run["slow_readers"]  # both windows measured, and the non-readers really sent
+    assert slow["alone"]["moves"] > 0 and slow["beside_non_readers"]["moves"] > 0
+    assert slow["syncs_sent"] > 0
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
     assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}

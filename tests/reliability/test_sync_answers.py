@@ -1,0 +1,109 @@
+"""Issue 25, defect 4: a socket's ``sync`` is answered at most once every ``LIVE_SYNC_SECONDS``;
+the syncs that come sooner share one answer when the interval ends (core/websocket.py); and a
+table socket whose last state is already the match's version answers a sync with nothing more.
+Through the real consumer, database and channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from core import realtime
+from games.models import Match
+from games.rules import get_game
+from games.services import moves
+from tests.support.live import Sock, cookie_headers, start_table
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+async def _states_within(sock: Sock, seconds: float) -> int:
+    states = 0
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        if await sock.communicator.receive_nothing(timeout=min(left, 0.05)):
+            continue
+        if (await sock.recv())["type"] == "state":
+            states += 1
+    return states
+
+
+async def test_ten_syncs_in_a_burst_cost_two_snapshots_and_none_is_left_unanswered(
+    alice, bob, settings, fast_clients
+):
+    """Pass: ten syncs sent at once are answered by one state at once and one more a second
+    later (not ten); a sync sent after a quiet second is answered at once again."""
+    settings.LIVE_SYNC_SECONDS = 1.0
+    table = await sync_to_async(start_table)("japanese_joker", [alice, bob])
+    sock = await Sock.open(table.pk, await sync_to_async(cookie_headers)(alice))
+    await sock.drain()
+    for _ in range(10):
+        await sock.send({"type": "sync"})
+    assert await _states_within(sock, 0.5) == 1
+    assert await _states_within(sock, 1.5) == 1  # the burst's one late answer
+    await sock.send({"type": "sync"})
+    assert await _states_within(sock, 0.5) == 1
+    await sock.close()
+
+
+async def test_the_lobby_answers_a_burst_of_syncs_the_same_way(alice, settings, fast_clients):
+    """Pass: the lobby socket, too, answers a burst of syncs with one snapshot at once and one
+    when the second ends."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    settings.LIVE_SYNC_SECONDS = 1.0
+    headers = await sync_to_async(cookie_headers)(alice)
+    lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    assert (await lobby.connect())[0]
+    assert json.loads(await lobby.receive_from(timeout=5))["type"] == "lobby"
+    for _ in range(10):
+        await lobby.send_json_to({"type": "sync"})
+    answers = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 2.0
+    while (left := end - loop.time()) > 0:
+        if not await lobby.receive_nothing(timeout=min(left, 0.05)):
+            answers.append(json.loads(await lobby.receive_from())["type"])
+    assert answers == ["lobby", "lobby"]
+    await lobby.disconnect()
+
+
+@sync_to_async
+def _move_nobody_hears(table_id: int, player) -> int:
+    """A move whose frames are never published (as if the channel layer lost them)."""
+    match = Match.objects.get(table_id=table_id)
+    action = get_game(match.game).from_dict(match.state).legal_actions()[0]
+    outcome, _unsent = realtime.collecting(moves.match_act)(
+        table_id=table_id,
+        player=player,
+        version=match.version,
+        action=action,
+        client_action_id="lost-frames",
+    )
+    return outcome.version
+
+
+async def test_a_sync_is_answered_after_a_lost_frame_and_not_when_the_state_is_current(
+    alice, bob, settings, fast_clients
+):
+    """Pass: after a move whose frames never reached alice's socket, her sync brings the state
+    of the new version; another sync a second later, her state being current, brings none."""
+    settings.LIVE_SYNC_SECONDS = 1.0
+    table = await sync_to_async(start_table)("japanese_joker", [alice, bob])
+    sock = await Sock.open(table.pk, await sync_to_async(cookie_headers)(alice))
+    await sock.drain()
+    mover = alice if sock.state["view"]["to_act"] == sock.seat else bob
+    version = await _move_nobody_hears(table.pk, mover)
+    await sock.send({"type": "sync"})
+    state = await sock.until(lambda frame: frame["type"] == "state")
+    assert state["version"] == version >= 1
+    await asyncio.sleep(1.1)
+    await sock.send({"type": "sync"})
+    assert await _states_within(sock, 1.5) == 0
+    await sock.close()
