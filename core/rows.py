@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
+from django.db.models.signals import post_save, pre_save
 
 M = TypeVar("M", bound=models.Model)
 
@@ -93,7 +94,17 @@ _updates: dict[tuple[str, type[models.Model], tuple[str, ...]], Statement] = {}
 _pairs: dict[tuple[str, type[models.Model], type[models.Model], tuple[str, ...]], str] = {}
 
 
+def _plain(model: type[models.Model]) -> None:
+    """These statements save as ``Model.save`` would but send no signal and call no ``save``
+    of the model's own: refuse a model that has either, rather than skip them in silence."""
+    if model.save is not models.Model.save:
+        raise TypeError(f"{model.__name__} has its own save(); core.rows would skip it.")
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{model.__name__} has save signal receivers; core.rows sends none.")
+
+
 def _insert_statement(model: type[models.Model], connection: BaseDatabaseWrapper) -> Statement:
+    """The insert, returning the new row's key."""
     key = (connection.alias, model)
     if key not in _inserts:
         meta = model._meta
@@ -105,7 +116,7 @@ def _insert_statement(model: type[models.Model], connection: BaseDatabaseWrapper
         quote = connection.ops.quote_name
         sql = (
             f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
+            f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(meta.pk.column)}"
         )
         _inserts[key] = (sql, fields)
     return _inserts[key]
@@ -136,17 +147,20 @@ def _values(
 
 
 def insert(instance: models.Model, connection: BaseDatabaseWrapper) -> None:
-    """``instance.save()`` of a new row, with a statement written once per model, and without
-    reading back its id. For models without save signals or a custom ``save`` (none is sent)."""
+    """``instance.save()`` of a new row, with a statement written once per model; the instance
+    gets its new key. Refused for a model with save signals or a ``save`` of its own."""
+    _plain(type(instance))
     sql, fields = _insert_statement(type(instance), connection)
     with prepared_cursor(connection) as cursor:
         cursor.execute(sql, _values(instance, fields, connection, adding=True))
+        instance.pk = cursor.fetchone()[0]
     instance._state.adding = False
 
 
 def update(instance: models.Model, names: Sequence[str], connection: BaseDatabaseWrapper) -> None:
     """``instance.save(update_fields=names)``, with a statement written once per model and
-    field list. For models without save signals or a custom ``save`` (none is sent)."""
+    field list. Refused for a model with save signals or a ``save`` of its own."""
+    _plain(type(instance))
     sql, fields = _update_statement(type(instance), names, connection)
     with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [*_values(instance, fields, connection, adding=False), instance.pk])
@@ -160,16 +174,23 @@ def insert_and_update(
 ) -> None:
     """:func:`insert` of ``new`` and :func:`update` of ``changed``: on PostgreSQL one statement
     (the insert as a data-modifying ``WITH``), so one round trip instead of two; elsewhere the
-    two statements. The rows are unrelated within the statement (neither reads the other)."""
+    two statements. The rows are unrelated within the statement (neither reads the other); the
+    update returns the inserted row's key, which ``new`` gets."""
     if connection.vendor != "postgresql":
         insert(new, connection)
         update(changed, names, connection)
         return
+    _plain(type(new))
+    _plain(type(changed))
     insert_sql, insert_fields = _insert_statement(type(new), connection)
     update_sql, update_fields = _update_statement(type(changed), names, connection)
     key = (connection.alias, type(new), type(changed), tuple(names))
     if key not in _pairs:
-        _pairs[key] = f"WITH inserted AS ({insert_sql}) {update_sql}"
+        new_key = connection.ops.quote_name(type(new)._meta.pk.column)
+        _pairs[key] = (
+            f"WITH inserted AS ({insert_sql}) {update_sql}"
+            f" RETURNING (SELECT {new_key} FROM inserted)"
+        )
     values = [
         *_values(new, insert_fields, connection, adding=True),
         *_values(changed, update_fields, connection, adding=False),
@@ -177,4 +198,5 @@ def insert_and_update(
     ]
     with prepared_cursor(connection) as cursor:
         cursor.execute(_pairs[key], values)
+        new.pk = cursor.fetchone()[0]
     new._state.adding = False

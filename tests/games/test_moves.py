@@ -233,13 +233,12 @@ def test_the_moves_written_rows_read_back_as_the_orm_wrote_them(alice, bob):
     table = start_table("japanese_joker", [alice, bob])
     match = Match.objects.get(table=table)
     before = timezone.now()
-    rows.insert(
-        MatchEvent(
-            match=match, version=1, seat=0, kind="act", action={"type": "trump", "suit": "H"}
-        ),
-        default,
+    written = MatchEvent(
+        match=match, version=1, seat=0, kind="act", action={"type": "trump", "suit": "H"}
     )
+    rows.insert(written, default)
     event = MatchEvent.objects.get(match=match, version=1)
+    assert written.pk == event.pk and not written._state.adding  # the new row's key, as save
     assert event.action == {"type": "trump", "suit": "H"} and event.seat == 0
     assert event.client_action_id == "" and event.created_at >= before
     deadline = timezone.now() + timedelta(seconds=45)
@@ -250,6 +249,59 @@ def test_the_moves_written_rows_read_back_as_the_orm_wrote_them(alice, bob):
     stored = Match.objects.get(pk=match.pk)
     assert stored.state["marker"] == ["é", 1] and stored.turn_deadline == deadline
     assert stored.status == Match.Status.PLAYING
+
+
+def test_the_moves_write_gives_the_new_event_its_key(alice, bob):
+    """``core.rows.insert_and_update`` (one statement on PostgreSQL) sets the inserted row's key
+    on the instance, as ``save`` would."""
+    from django.db import connection as default
+
+    from core import rows
+    from games.models import MatchEvent
+
+    table = start_table("japanese_joker", [alice, bob])
+    match = Match.objects.get(table=table)
+    event = MatchEvent(match=match, version=1, seat=0, kind="act", action={"type": "x"})
+    match.version = 1
+    rows.insert_and_update(event, match, ("version",), default)
+    assert event.pk == MatchEvent.objects.get(match=match, version=1).pk
+    assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_the_hand_written_writes_refuse_a_model_with_save_signals_or_its_own_save(
+    alice, bob, monkeypatch
+):
+    """``core.rows`` sends no signal and calls no model ``save``: a model with a receiver for
+    ``pre_save``/``post_save`` or a ``save`` of its own is refused, not silently skipped."""
+    from django.db import connection as default
+    from django.db.models.signals import post_save
+
+    from core import rows
+    from games.models import MatchEvent
+
+    table = start_table("japanese_joker", [alice, bob])
+    match = Match.objects.get(table=table)
+    event = MatchEvent(match=match, version=1, seat=0, kind="act", action={})
+
+    def heard(**kwargs):
+        raise AssertionError("never sent")
+
+    post_save.connect(heard, sender=MatchEvent, weak=False)
+    try:
+        with pytest.raises(TypeError, match="save signal receivers"):
+            rows.insert(event, default)
+        with pytest.raises(TypeError, match="save signal receivers"):
+            rows.insert_and_update(event, match, ("version",), default)
+    finally:
+        post_save.disconnect(heard, sender=MatchEvent)
+    assert not MatchEvent.objects.filter(match=match).exists()
+
+    def own_save(self, *args, **kwargs):
+        raise AssertionError("never called")
+
+    monkeypatch.setattr(Match, "save", own_save)
+    with pytest.raises(TypeError, match="own save"):
+        rows.update(match, ("version",), default)
 
 
 @pytest.mark.postgres
