@@ -43,7 +43,7 @@ format: install
 	$(BIN)/ruff check --fix .
 
 # The engines alone, then live play against the deploy's processes on PostgreSQL and Redis
-# (DATABASE_URL and REDIS_URL, else a local joker_bench database and Redis db 2): bench/load.py.
+# (DATABASE_URL and REDIS_URL, else a local joker_bench database and Redis db 2): bench/load/.
 # Both run whatever the first says; the engines' floor (bench/engine.py) decides the status, the
 # load bench fails only when a process breaks (its floors are printed PASS/FAIL).
 bench: install

@@ -1,4 +1,4 @@
-"""The load bench's server (``make bench``, ``bench/load.py``): the production settings, served
+"""The load bench's server (``make bench``, ``bench/load/``): the production settings, served
 over plain HTTP on 127.0.0.1, plus the bench's echo sockets (``BENCH_ECHO``), the ceiling the
 bench measures the live protocol against. A deploy never loads this module."""
 

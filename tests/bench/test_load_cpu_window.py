@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from bench.load import CpuWindow, cpu_seconds
+from bench.load.stats import CpuWindow, cpu_seconds
 
 BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
 

@@ -1,4 +1,4 @@
-"""The load bench's harness (``bench/load.py``, ``make bench``) at a tiny scale against real
+"""The load bench's harness (``bench/load/``, ``make bench``) at a tiny scale against real
 processes, so that its code cannot rot between benchmark runs. Nothing here is timed: the
 figures are the benchmark's to report, never a test's to assert."""
 
@@ -12,7 +12,7 @@ import sys
 import pytest
 from django.db import connection
 
-from bench.load import SERVER_APP_NAME
+from bench.load.server import SERVER_APP_NAME
 from tests.reliability.conftest import ROOT
 
 pytestmark = [

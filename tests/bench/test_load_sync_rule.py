@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bench.load import Bench, Identity, LiveTable
+from bench.load.clients import LiveTable
+from bench.load.data import Identity
+from bench.load.sockets import Bench
 
 
 def _watched_sync(*, acted_ago: float, acked_ago: float | None) -> bool:

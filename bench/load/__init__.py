@@ -1,0 +1,36 @@
+"""Load benchmark of live play: ``python -m bench.load`` (``make bench`` runs it after the engine
+benchmark). It starts the site the way the README's deploy steps run it, through
+``scripts/serve.py`` (one Daphne per core on one socket, a Celery worker, Celery beat), in
+production mode (``config.settings.bench``: the production settings over plain HTTP, plus two
+echo sockets) on PostgreSQL and Redis, plays Japanese Joker against it over real websockets with
+clients written from ``docs/protocol.md``, stops everything itself, prints a summary and writes
+``bench/results/latest.json``.
+
+The phases, in the order they run:
+
+1. **Echo baselines**: round trips on a bare echo socket of the same Daphne, then the same echo
+   through one ``group_send`` on the channel layer: the ceiling a table socket is compared with.
+2. **Human pace (open loop)**: every table moves once every ``--period`` seconds (3) on a fixed
+   schedule, latency counted from the scheduled time to the moment the table's last seat holds
+   the new ``state``; tables stepped up (100, 250, 500, 1,000, 2,000) until the p99 passes
+   100 ms. The largest passing step is the capacity. 2,000 sockets must connect without a
+   refusal or a dropped handshake; server RSS per live table is measured here.
+3. **Closed loop**: N tables (10, 50, 200), each seat playing a random entry of its
+   ``view.legal`` as soon as its ``state`` says it is to act, rematching when a match ends.
+4. **Slow readers** (issue 25): tables at human pace (``--slow-tables``, 100), measured alone,
+   then again while ``--slow-readers`` (10) more sockets watch them that send ``sync`` eight
+   times a second (under the rate limit) and never read. The other tables' p99 must stay
+   within twice what it was alone; the non-readers are closed by the server (4013 past
+   ``LIVE_SEND_BUFFER_BYTES``, or unanswered pings) and the web processes' RSS growth is shown.
+5. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
+   ledger audited (``manage.py audit_coins``), every frame every client received checked
+   against the match replayed from its seed (no card its seat could not see at that version),
+   and the server log free of tracebacks and errors.
+
+Sessions are made directly in the database (users and guests with their session rows), not
+through the login forms, and after each batch of tables the bench runs ``ANALYZE``, as autovacuum
+would on a production server (this machine's PostgreSQL runs with autovacuum off). The bench's
+clients play far faster than a person, so the server's per-socket rate limit is raised for it
+(``LIVE_RATE_PER_SECOND``); nothing else differs from a production server. Floors are printed
+PASS/FAIL; the exit status is non-zero only when the harness or the server broke.
+"""

@@ -1,0 +1,359 @@
+"""The load bench's command (``main``): it starts the server, runs the phases in order, checks
+what the run left, judges the floors and prints the summary."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import load
+from bench.load.data import (
+    audit_coins,
+    end_leftovers,
+    first_new_table,
+    hidden_card_scan,
+    make_guests,
+    make_users,
+)
+from bench.load.paced import PacedRun
+from bench.load.phases import (
+    FLOOR_CAPACITY_TABLES,
+    FLOOR_KB_PER_TABLE,
+    FLOOR_MOVES_PER_ECHO,
+    FLOOR_P99_MS,
+    FLOOR_SLOW_READER_P99_RATIO,
+    FLOOR_SOCKETS,
+)
+from bench.load.server import (
+    ROOT,
+    Server,
+    configure_environment,
+    ensure_database,
+    free_port,
+    setup_django,
+)
+from bench.load.sockets import Bench
+from bench.load.stats import cpu_model, load_average
+
+RESULTS = ROOT / "bench" / "results"
+
+
+def server_log_problems(log: str) -> dict[str, Any]:
+    lines = log.splitlines()
+    bad = [
+        line for line in lines if "Traceback" in line or re.search(r"\b(ERROR|CRITICAL)\b", line)
+    ]
+    return {
+        "tracebacks": sum("Traceback" in line for line in lines),
+        "error_lines": len(bad),
+        "warnings": sum(" WARNING " in line for line in lines),
+        "first": bad[:10],
+    }
+
+
+async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]:
+    from django.db import close_old_connections
+
+    bench = Bench(server.port, args.seed)
+    run = PacedRun(args, server, bench)
+    result: dict[str, Any] = {}
+    watchdog = asyncio.ensure_future(run.watchdog())
+    try:
+        first_table = await run.in_db(first_new_table)
+        # Enough for the largest step, the socket floor, and tables that failed to open.
+        need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
+        need_guests += 2 * args.slow_tables
+        guests = await run.in_db(make_guests, need_guests, run.tag)
+        users = await run.in_db(make_users, 2 * sum(args.closed_steps), run.tag)
+        # Echo baselines.
+        print("Echo baselines", flush=True)
+        echo = await run.echo("/ws/bench/echo/", args.echo_clients, args.echo_seconds)
+        print(
+            f"  echo:       {echo['round_trips_per_s']:8.1f} round trips/s, p50 "
+            f"{echo['p50_ms']} ms, p99 {echo['p99_ms']} ms",
+            flush=True,
+        )
+        group = await run.echo("/ws/bench/group/", args.echo_clients, args.echo_seconds)
+        print(
+            f"  group echo: {group['round_trips_per_s']:8.1f} round trips/s, p50 "
+            f"{group['p50_ms']} ms, p99 {group['p99_ms']} ms",
+            flush=True,
+        )
+        result["echo"] = echo
+        result["group_echo"] = group
+        print(f"Human pace, open loop: one move per table every {args.period:g} s", flush=True)
+        result["open_loop"] = await run.open_loop(guests)
+        print("Closed loop: every seat moves as soon as it is to act", flush=True)
+        result["closed_loop"] = await run.closed_loop(users)
+        if args.slow_readers:
+            print(
+                f"Slow readers: {args.slow_readers} sockets that send sync 8/s and never read",
+                flush=True,
+            )
+            result["slow_readers"] = await run.slow_readers(guests)
+        run.check_alive()
+        print("After the run", flush=True)
+        result["after"] = {
+            "matches": await run.in_db(end_leftovers, first_table),
+            "audit_coins": await run.in_db(audit_coins),
+            "hidden_cards": await run.in_db(hidden_card_scan, bench.frames),
+            "socket_closes": dict(bench.closes),
+        }
+    finally:
+        watchdog.cancel()
+        await run.in_db(close_old_connections)
+        run.db.shutdown(wait=True)
+    return result
+
+
+# --- The summary ----------------------------------------------------------------------------------
+
+
+def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
+    checks = []
+    echo = result["echo"]["round_trips_per_s"]
+    closed = result["closed_loop"]
+    best = max(closed, key=lambda step: step["moves_per_s"]) if closed else None
+    if best is not None:
+        ratio = best["moves_per_s"] / echo if echo else 0.0
+        checks.append(
+            {
+                "floor": f"closed-loop moves/s >= {FLOOR_MOVES_PER_ECHO} x echo round trips/s",
+                "value": (
+                    f"{best['moves_per_s']} / {echo} = {ratio:.3f} (at {best['tables']} tables)"
+                ),
+                "passed": ratio >= FLOOR_MOVES_PER_ECHO,
+            }
+        )
+    open_loop = result["open_loop"]
+    checks.append(
+        {
+            "floor": f"capacity >= {FLOOR_CAPACITY_TABLES} tables at p99 move→last seat "
+            f"<= {FLOOR_P99_MS:g} ms",
+            "value": f"{open_loop['capacity_tables']} tables"
+            + (
+                " (stepping stopped by the time budget)"
+                if open_loop["stopped_by_time_budget"]
+                else ""
+            ),
+            "passed": open_loop["capacity_tables"] >= FLOOR_CAPACITY_TABLES,
+        }
+    )
+    sockets = open_loop["sockets"]
+    checks.append(
+        {
+            "floor": f"{FLOOR_SOCKETS} sockets connect without a refusal or a dropped handshake",
+            "value": f"{sockets['peak']} live at once, {sockets['refused']} refused, "
+            f"{sockets['dropped']} dropped",
+            "passed": sockets["peak"] >= sockets["wanted"]
+            and not sockets["refused"]
+            and not sockets["dropped"],
+        }
+    )
+    slow = result.get("slow_readers")
+    if slow:
+        checks.append(
+            {
+                "floor": f"{slow['non_readers']} non-reading sockets keep the other tables' p99 "
+                f"within {FLOOR_SLOW_READER_P99_RATIO:g}x",
+                "value": f"{slow['alone']['move_to_last_seat']['p99_ms']} → "
+                f"{slow['beside_non_readers']['move_to_last_seat']['p99_ms']} ms "
+                f"(x{slow['p99_ratio']}) at {slow['tables']} tables",
+                "passed": slow["passed"],
+            }
+        )
+    memory = open_loop["memory"]
+    if memory["tables"]:
+        checks.append(
+            {
+                "floor": f"<= {FLOOR_KB_PER_TABLE:g} KB of server memory per live table",
+                "value": f"{memory['kb_per_table']} KB (at {memory['tables']} tables)",
+                "passed": memory["kb_per_table"] <= FLOOR_KB_PER_TABLE,
+            }
+        )
+    return checks
+
+
+def ratios(result: dict[str, Any]) -> dict[str, Any]:
+    echo = result["echo"]
+    closed = result["closed_loop"]
+    if not closed:
+        return {}
+    best = max(closed, key=lambda step: step["moves_per_s"])
+    per_echo = echo["web_cpu_ms_per_round_trip"]
+    per_move = best["cpu_ms_per_move"]["web"]
+    return {
+        "closed_moves_per_echo_round_trip": round(
+            best["moves_per_s"] / echo["round_trips_per_s"], 3
+        ),
+        "web_cpu_ms_per_move": per_move,
+        "web_cpu_ms_per_echo": per_echo,
+        "cpu_per_move_over_per_echo": round(per_move / per_echo, 1) if per_echo else None,
+        "rss_kb_per_live_table": result["open_loop"]["memory"]["kb_per_table"],
+        "rss_kb_per_added_table": result["open_loop"]["memory"]["kb_per_added_table"],
+    }
+
+
+def after_checks(result: dict[str, Any], log: dict[str, Any]) -> list[dict[str, Any]]:
+    after = result["after"]
+    matches = after["matches"]
+    return [
+        {
+            "check": "every match finished or cleanly ended",
+            "value": matches,
+            "passed": not matches.get("playing"),
+        },
+        {
+            "check": "audit_coins clean",
+            "value": after["audit_coins"]["output"].splitlines()[-1:],
+            "passed": after["audit_coins"]["ok"],
+        },
+        {
+            "check": "no hidden card in any frame received",
+            "value": f"{after['hidden_cards']['frames_scanned']} frames of "
+            f"{after['hidden_cards']['matches']} matches, "
+            f"{after['hidden_cards']['leak_count']} leaks",
+            "passed": after["hidden_cards"]["leak_count"] == 0,
+        },
+        {
+            "check": "no exception or error in the server logs",
+            "value": f"{log['tracebacks']} tracebacks, {log['error_lines']} error lines",
+            "passed": log["error_lines"] == 0,
+        },
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load",
+        description=load.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--closed-steps", type=int, nargs="*", default=[10, 50, 200])
+    parser.add_argument("--closed-seconds", type=float, default=8.0)
+    parser.add_argument("--open-steps", type=int, nargs="*", default=[100, 250, 500, 1000, 2000])
+    parser.add_argument("--open-seconds", type=float, default=9.0)
+    parser.add_argument("--period", type=float, default=3.0, help="seconds between a table's moves")
+    parser.add_argument(
+        "--sockets", type=int, default=FLOOR_SOCKETS, help="sockets that must connect at once"
+    )
+    parser.add_argument(
+        "--open-budget",
+        type=float,
+        default=150.0,
+        help="seconds by which the open loop ends: no step starts that would end later, "
+        "judged by the last step's connection rate (default 150)",
+    )
+    parser.add_argument("--slow-tables", type=int, default=100)
+    parser.add_argument(
+        "--slow-readers", type=int, default=10, help="non-reading sockets (0: skip the phase)"
+    )
+    parser.add_argument("--echo-clients", type=int, default=32)
+    parser.add_argument("--echo-seconds", type=float, default=4.0)
+    parser.add_argument(
+        "--web-processes",
+        type=int,
+        default=None,
+        help="Daphne processes (default: serve.py's, one per core)",
+    )
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--output", type=Path, default=RESULTS / "latest.json")
+    args = parser.parse_args(argv)
+
+    started = time.monotonic()
+    load_before = load_average()
+    var_dir = tempfile.mkdtemp(prefix="joker-bench-")
+    configure_environment(var_dir)
+    ensure_database(os.environ["DATABASE_URL"])
+    setup_django()
+    from django.core.management import call_command
+
+    call_command("migrate_all", verbosity=0)
+    leftovers = end_leftovers()
+    if leftovers["cancelled_by_bench"]:
+        print(f"Ended {leftovers['cancelled_by_bench']} matches an interrupted run left.")
+    log_path = args.output.with_name(args.output.stem + "-server.log")
+    server = Server(free_port(), log_path, args.web_processes)
+
+    def interrupted(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    status = 0
+    result: dict[str, Any] = {}
+    try:
+        server.start()
+        print(
+            f"Server: {', '.join(f'{n} {p}' for n, p in server.pids.items())} on port "
+            f"{server.port}; load average {load_before}",
+            flush=True,
+        )
+        time.sleep(1.0)
+        result = asyncio.run(run_phases(args, server))
+    except KeyboardInterrupt:
+        print("Interrupted: stopping the server.", flush=True)
+        status = 130
+    except Exception as error:  # the harness or the server broke: say so, stop everything
+        import traceback
+
+        traceback.print_exc()
+        print(f"The bench broke: {error}", flush=True)
+        status = 1
+    finally:
+        code = server.stop()
+        print(f"Server stopped (serve.py exit code {code}).", flush=True)
+    if status:
+        return status
+
+    log = server_log_problems(server.log())
+    summary = {
+        "command": "make bench (python -m bench.load " + " ".join(argv or sys.argv[1:]) + ")",
+        "machine": {
+            "cores": os.cpu_count(),
+            "cpu": cpu_model(),
+            "load_average_before": load_before,
+            "load_average_after": load_average(),
+        },
+        "server": {"web_processes": len(server.web_pids), "settings": "config.settings.bench"},
+        **result,
+        "ratios": ratios(result),
+        "server_log": log,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    summary["floors"] = floors(result)
+    summary["checks"] = after_checks(result, log)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    print_summary(summary)
+    print(f"Wrote {args.output} ({summary['seconds']} s in all).")
+    return 0
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    r = summary["ratios"]
+    print("Summary")
+    if r:
+        print(
+            f"  closed-loop moves/s ÷ echo round trips/s: {r['closed_moves_per_echo_round_trip']}"
+        )
+        print(
+            f"  web CPU per move {r['web_cpu_ms_per_move']} ms ÷ per echo "
+            f"{r['web_cpu_ms_per_echo']} ms = {r['cpu_per_move_over_per_echo']}"
+        )
+        print(
+            f"  web RSS per live table: {r['rss_kb_per_live_table']} KB "
+            f"({r['rss_kb_per_added_table']} KB for each table past the first step)"
+        )
+    for check in summary["floors"]:
+        print(f"  [{'PASS' if check['passed'] else 'FAIL'}] {check['floor']}: {check['value']}")
+    for check in summary["checks"]:
+        print(f"  [{'PASS' if check['passed'] else 'FAIL'}] {check['check']}: {check['value']}")
