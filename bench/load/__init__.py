@@ -1,5 +1,5 @@
 """Load benchmark of live play: ``python -m bench.load`` (``make bench`` runs it after the engine
-benchmark). It starts the site the way the README's deploy steps run it, through
+benchmark). It starts the site the way docs/deploy.md runs it, through
 ``scripts/serve.py`` (one Daphne per core on one socket, a Celery worker, Celery beat), in
 production mode (``config.settings.bench``: the production settings over plain HTTP, plus two
 echo sockets) on PostgreSQL and Redis, plays Japanese Joker against it over real websockets with

@@ -260,7 +260,7 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
 }
 # The client's address behind a reverse proxy: how many proxies of ours append to
-# X-Forwarded-For, or the one header a proxy of ours sets (README § Deploying). Without either,
+# X-Forwarded-For, or the one header a proxy of ours sets (docs/deploy.md). Without either,
 # the address is the TCP peer's. Login limits and password-table limits both count it.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 0))
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
@@ -383,7 +383,7 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# --- The ladder (issue 14; README § Ladder) ---------------------------------------------------
+# --- The ladder (issue 14; docs/ladder.md) ---------------------------------------------------
 
 # A rating is provisional ("1500?", off the leaderboards) until this many rated matches.
 LADDER_PROVISIONAL_MATCHES = int(os.environ.get("LADDER_PROVISIONAL_MATCHES", 10))

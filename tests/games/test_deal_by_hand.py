@@ -1,8 +1,8 @@
-"""README § Provably fair deals, followed to the letter: the seed's hash, then every deal from
-the seed with nothing but ``hashlib`` and ``random``, equals the deal the engine made.
+"""docs/fairness.md § Provably fair deals, followed to the letter: the seed's hash, then every
+deal from the seed with nothing but ``hashlib`` and ``random``, equals the deal the engine made.
 
-Nothing here imports the engines' card code: the decks are written out as the README lists
-them, so a change of the derivation that the README does not follow fails here."""
+Nothing here imports the engines' card code: the decks are written out as docs/fairness.md lists
+them, so a change of the derivation that docs/fairness.md does not follow fails here."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games import replay
 
 SEED = hashlib.sha256(b"any seed will do").hexdigest()
 
-# README: the 36-card deck in its fixed order; the 52-card deck likewise.
+# docs/fairness.md: the 36-card deck in its fixed order; the 52-card deck likewise.
 JOKER_DECK = (
     [r + "S" for r in "789TJQKA"]
     + [r + "H" for r in "6789TJQKA"]

@@ -153,7 +153,7 @@ def test_behind_a_trusted_proxy_table_guesses_count_per_client_address():
 
 
 def test_the_trusted_proxy_settings_come_from_the_deploy_environment(tmp_path):
-    """Pass: TRUSTED_PROXY_COUNT and TRUSTED_CLIENT_IP_HEADER (README § Deploying) become
+    """Pass: TRUSTED_PROXY_COUNT and TRUSTED_CLIENT_IP_HEADER (docs/deploy.md) become
     allauth's settings, which both the login limits and the table-password limits read."""
     import json
     import os
