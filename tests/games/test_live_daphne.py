@@ -11,6 +11,7 @@ test database lives in this process's memory).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import uuid
@@ -103,6 +104,11 @@ async def test_a_server_killed_mid_hand_restarts_and_both_players_finish_the_sam
         assert (received.code if received else None) == code, (size, closed.value)
 
 
+async def _follow_to_the_end(remote: Remote) -> None:
+    while not (remote.state and remote.state["status"] == "finished"):
+        await remote.recv(timeout=60)
+
+
 @pytest.mark.slow
 @pytest.mark.redis
 async def test_players_on_two_server_processes_sharing_redis_and_postgres_finish_a_match(
@@ -122,7 +128,11 @@ async def test_players_on_two_server_processes_sharing_redis_and_postgres_finish
         )
         remotes[remote.state["seat"]] = remote
     watcher = await Remote(await sync_to_async(session_cookie)(eve)).connect(first.url(table.pk))
+    # The watcher reads as the match goes, as a page does: a socket that stops reading stops
+    # answering the server's pings and is dropped (docs/protocol.md § Close codes).
+    watching = asyncio.ensure_future(_follow_to_the_end(watcher))
     moves = await play_remotes(table.pk, remotes, random.Random(12))
+    await watching
     await watcher.until_version(moves)
     assert watcher.state["status"] == "finished" and "hand" not in watcher.state["view"]
     match = await sync_to_async(Match.objects.get)(table_id=table.pk)
