@@ -47,17 +47,22 @@ class NamedUserAdmin(UserAdmin):
 
 
 class KindFilter(admin.SimpleListFilter):
+    """Registered people, guests, and the computers' identities (no user either, but no guest:
+    ``games.ComputerPlayer``, reached by its reverse name so accounts imports nothing of games)."""
+
     title = "kind"
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple]:
-        return [("registered", "Registered"), ("guest", "Guest")]
+        return [("registered", "Registered"), ("guest", "Guest"), ("computer", "Computer")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() == "guest":
-            return queryset.filter(user__isnull=True)
+            return queryset.filter(user__isnull=True, computer__isnull=True)
         if self.value() == "registered":
             return queryset.filter(user__isnull=False)
+        if self.value() == "computer":
+            return queryset.filter(computer__isnull=False)
         return queryset
 
 
@@ -68,12 +73,14 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username", "user__email"]
     readonly_fields = ["created_at"]
     raw_id_fields = ["user"]
-    list_select_related = ["user"]
+    list_select_related = ["user", "computer"]
     date_hierarchy = "created_at"
 
     @admin.display(description="kind")
     def kind(self, player: Player) -> str:
-        return "guest" if player.is_guest else "registered"
+        if not player.is_guest:
+            return "registered"
+        return "computer" if player.is_computer else "guest"
 
     @admin.display(description="email", ordering="user__email")
     def user_email(self, player: Player) -> str:

@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from .names import shown_name
+
 
 class Player(models.Model):
     """The one identity a seat points at: a registered user, or a guest bound to a session.
@@ -51,6 +53,18 @@ class Player(models.Model):
     @property
     def is_guest(self) -> bool:
         return self.user_id is None
+
+    @property
+    def is_computer(self) -> bool:
+        """A computer players' identity (``games.ComputerPlayer``, named here by its reverse
+        relation): no user, like a guest, but nobody's guest session."""
+        return hasattr(self, "computer")
+
+    @property
+    def display_name(self) -> str:
+        """The name as the reader reads it: a guest's or a computer's in the active language
+        (``accounts.names``); links and lookups keep using ``name``."""
+        return shown_name(self.name)
 
 
 class FriendRequest(models.Model):

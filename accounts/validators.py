@@ -14,19 +14,22 @@ NAME_MAX_LENGTH = 24
 _NAME = re.compile(r"[\w-]+", re.UNICODE)
 
 
+_RULE = ngettext_lazy(
+    "A name is %(min)s to %(max)s letter, digit, “_” or “-”, with no spaces or other signs.",
+    "A name is %(min)s to %(max)s letters, digits, “_” or “-”, with no spaces or other signs.",
+    "max",
+)
+_LIMITS = {"min": NAME_MIN_LENGTH, "max": NAME_MAX_LENGTH}
+
+
+def name_rule() -> str:
+    """The rule in words, in the active language (the sign-up form shows it by the field)."""
+    return _RULE % _LIMITS
+
+
 def validate_player_name(name: str) -> None:
     if not NAME_MIN_LENGTH <= len(name) <= NAME_MAX_LENGTH or not _NAME.fullmatch(name):
-        raise ValidationError(
-            ngettext_lazy(
-                "A name is %(min)s to %(max)s letter, digit, “_” or “-”, "
-                "with no spaces or other signs.",
-                "A name is %(min)s to %(max)s letters, digits, “_” or “-”, "
-                "with no spaces or other signs.",
-                "max",
-            ),
-            code="invalid_name",
-            params={"min": NAME_MIN_LENGTH, "max": NAME_MAX_LENGTH},
-        )
+        raise ValidationError(_RULE, code="invalid_name", params=_LIMITS)
 
 
 # allauth reads ACCOUNT_USERNAME_VALIDATORS as the dotted path of a list.

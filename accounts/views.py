@@ -34,11 +34,14 @@ def guest_start(request: HttpRequest) -> HttpResponse:
     """Play without an account: a guest player bound to this browser's session."""
     player = request_player(request)
     if player:
-        messages.info(request, _("You are already playing as %(name)s.") % {"name": player.name})
+        messages.info(
+            request, _("You are already playing as %(name)s.") % {"name": player.display_name}
+        )
     else:
         player = services.player_create_guest(session=request.session)
         messages.success(
-            request, _("Welcome, %(name)s! You can play at free tables.") % {"name": player.name}
+            request,
+            _("Welcome, %(name)s! You can play at free tables.") % {"name": player.display_name},
         )
     return redirect(_safe_next(request, reverse("home")))
 

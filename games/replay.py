@@ -2,7 +2,8 @@
 
 Pure: no Django, no database, no clock. The event log (``games.services.matches``) holds ``act``,
 ``timeout`` and ``bot`` events with an engine action, ``forfeit`` events replayed with
-``state.forfeit(seat)``, and a ``cancel`` that ends the match without changing the cards. The
+``state.forfeit(seat)``, and a ``cancel`` (an admin's) or an ``abort`` (a seat forfeited before
+every seat had moved) that ends the match without changing the cards. The
 engine derives every deal from the seed (docs/rules/README.md § 0.4), so these events and the seed
 rebuild every state of the match, deals included; tests, the admin, the match page and
 ``manage.py verify_match`` all go through :func:`replay`.
@@ -89,8 +90,8 @@ def apply_event(state: State, event: Event) -> State:
             f"event {event.version} ({event.kind} by seat {event.seat}: {event.action}) "
             f"does not apply: {error}"
         ) from None
-    if event.kind == "cancel":
-        return state  # an admin's cancel ends the match; the cards stay where they were
+    if event.kind in ("cancel", "abort"):
+        return state  # the match ends with no result; the cards stay where they were
     raise ReplayError(f"event {event.version} has an unknown kind {event.kind!r}")
 
 
@@ -177,9 +178,12 @@ def replay_steps(steps: list[Step]) -> list[dict[str, Any]]:
 
 def derived_result(state: State, events: list[Event]) -> tuple[str, dict[str, Any] | None]:
     """The status and result the services store for a match ending in ``state`` after
-    ``events`` (``matches._finish`` and ``matches.match_cancel``)."""
+    ``events`` (``matches._finish`` and ``matches._abort``)."""
     if events and events[-1].kind == "cancel":
         return "aborted", {"reason": "cancelled", "winners": [], "forfeited": [], "scores": []}
+    if events and events[-1].kind == "abort":
+        forfeited = [] if events[-1].seat is None else [events[-1].seat]
+        return "aborted", {"reason": "aborted", "winners": [], "forfeited": forfeited, "scores": []}
     if not state.is_over:
         return "playing", None
     forfeited = sorted({e.seat for e in events if e.kind == "forfeit" and e.seat is not None})

@@ -45,7 +45,7 @@ class MatchFilterForm(forms.Form):
             ("", gettext_lazy("Every result")),
             ("won", gettext_lazy("Won")),
             ("lost", gettext_lazy("Lost")),
-            ("aborted", gettext_lazy("Cancelled")),
+            ("aborted", gettext_lazy("Aborted or cancelled")),
         ],
     )
     player = forms.CharField(required=False, max_length=150, widget=forms.HiddenInput)
@@ -163,7 +163,7 @@ def match_replay(request: HttpRequest, match_id: int) -> JsonResponse:
         {
             "match": match.pk,
             "game": match.game,
-            "names": [seat.player.name for seat in seats],
+            "names": [seat.player.display_name for seat in seats],
             "steps": replay.replay_steps(history.match_steps(match, history.match_events(match))),
         }
     )

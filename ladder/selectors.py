@@ -1,9 +1,10 @@
 """Reads of the ladder: leaderboards, a player's standing, history, record and recent matches.
 
-Who is on a leaderboard: a registered player (account active) with at least
-LADDER_PROVISIONAL_MATCHES rated matches in the game whose last one ended within
-LADDER_ACTIVE_DAYS. A rank is 1 + the number of such players rated strictly higher, so equal
-ratings share a rank.
+Who is on a leaderboard: a registered player (account active) with a rated match in the game
+whose last one ended within LADDER_ACTIVE_DAYS, so a young site has a ladder from its first rated
+match. Who is ranked: those of them with at least LADDER_PROVISIONAL_MATCHES rated matches; a rank
+is 1 + the number of ranked players rated strictly higher, so equal ratings share a rank. The
+others are provisional: listed after every ranked player, without a rank (issue 26).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Case, Count, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -29,26 +30,38 @@ TOP_COUNT = 10  # players per game on /ladder/
 RECENT_COUNT = 10  # matches on a profile
 
 
-def _eligible(now: datetime) -> Q:
+def _listed(now: datetime) -> Q:
     return Q(
-        matches__gte=settings.LADDER_PROVISIONAL_MATCHES,
+        matches__gte=1,
         last_played_at__gte=now - timedelta(days=settings.LADDER_ACTIVE_DAYS),
         player__user__is_active=True,
     )
 
 
+def _established() -> Q:
+    return Q(matches__gte=settings.LADDER_PROVISIONAL_MATCHES)
+
+
+def _eligible(now: datetime) -> Q:
+    return _listed(now) & _established()
+
+
 def leaderboard(*, game: str, now: datetime | None = None, search: str = "") -> QuerySet[Rating]:
-    """The players ranked in ``game``, best first, each with ``rank``; ``search`` keeps those
-    whose name contains it (their rank is still their rank among everyone)."""
+    """The players listed in ``game``: the ranked best first, each with ``rank``, then the
+    provisional ones best first, ``rank`` None; ``search`` keeps those whose name contains it
+    (a rank is still the rank among everyone)."""
     now = now or timezone.now()
-    ratings = ranked(Rating.objects.filter(_eligible(now), game=game), now=now)
+    ratings = ranked(Rating.objects.filter(_listed(now), game=game), now=now)
     if search:
         ratings = ratings.filter(player__name__icontains=search)
-    return ratings.select_related("player").order_by("-display", "player__name")
+    return ratings.select_related("player").order_by(
+        F("rank").asc(nulls_last=True), "-display", "player__name"
+    )
 
 
 def ranked(ratings: QuerySet[Rating], *, now: datetime) -> QuerySet[Any]:
-    """Annotate ``rank``: 1 + the players on the same leaderboard rated strictly higher."""
+    """Annotate ``rank``: 1 + the ranked players of the same game rated strictly higher; None
+    for a provisional rating, which has no rank."""
     higher = (
         Rating.objects.filter(
             _eligible(now), game=OuterRef("game"), display__gt=OuterRef("display")
@@ -58,7 +71,8 @@ def ranked(ratings: QuerySet[Rating], *, now: datetime) -> QuerySet[Any]:
         .annotate(count=Count("pk"))
         .values("count")
     )
-    return ratings.annotate(rank=Coalesce(Subquery(higher), Value(0)) + 1)
+    rank = Coalesce(Subquery(higher), Value(0)) + 1
+    return ratings.annotate(rank=Case(When(_established(), then=rank), default=None))
 
 
 def ladder_tops(*, now: datetime | None = None) -> dict[str, list[Rating]]:

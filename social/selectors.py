@@ -73,7 +73,7 @@ def table_chat(*, table_id: int, viewer: Player | None = None) -> list[LogLine]:
     return [
         LogLine(
             at=line.created_at,
-            name=line.sender.name,
+            name=line.sender.display_name,
             channel=line.channel,
             text=phrase_text(line.phrase) if line.phrase else line.text,
             message_id=line.pk,

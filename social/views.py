@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.middleware import request_player
 from accounts.models import Player
+from accounts.names import echoed_name
 from core.errors import ServiceError
 from games.models import Match
 
@@ -32,7 +33,9 @@ def block(request: HttpRequest) -> HttpResponse:
         else Player.objects.filter(name__iexact=name, user__isnull=False).first()
     )
     if target is None:
-        messages.error(request, _("There is no player called “%(name)s”.") % {"name": name})
+        messages.error(
+            request, _("There is no player called “%(name)s”.") % {"name": echoed_name(name)}
+        )
         return redirect("friends")
     try:
         blocks.block_player(blocker=player, blocked_id=target.pk)
@@ -42,7 +45,7 @@ def block(request: HttpRequest) -> HttpResponse:
         messages.success(
             request,
             _("You blocked %(name)s: they cannot reach you, sit at your tables or talk to you.")
-            % {"name": target.name},
+            % {"name": target.display_name},
         )
     return redirect("friends")
 

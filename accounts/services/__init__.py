@@ -1,5 +1,6 @@
 """Every write in accounts is one of these functions (STYLE.md § 4), grouped by subject."""
 
+from ..names import GUEST_PREFIX
 from .friends import (
     are_friends,
     friend_remove,
@@ -9,7 +10,6 @@ from .friends import (
     friend_request_send,
 )
 from .players import (
-    GUEST_PREFIX,
     SESSION_GUEST_KEY,
     player_create_guest,
     player_for_user,

@@ -10,6 +10,7 @@ from core.errors import ServiceError
 from social.services.blocks import require_not_blocked
 
 from ..models import FriendRequest, Friendship, Player
+from ..names import echoed_name
 from ..realtime import publish_friend_requests
 
 
@@ -42,7 +43,7 @@ def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
     target = Player.objects.filter(user__username__iexact=username).first()
     if target is None:
         raise ServiceError(
-            gettext("There is no player called “%(name)s”.") % {"name": username},
+            gettext("There is no player called “%(name)s”.") % {"name": echoed_name(username)},
             code="unknown_player",
         )
     if target.pk == sender.pk:

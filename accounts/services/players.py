@@ -12,15 +12,15 @@ from django.utils.translation import gettext
 from core.errors import ServiceError
 
 from ..models import Player
+from ..names import guest_name
 from .wallet import wallet_open
 
-GUEST_PREFIX = "Guest-"
 SESSION_GUEST_KEY = "guest_player_id"
 SEEN_EVERY = datetime.timedelta(seconds=20)
 
 
 def _guest_name(digits: int) -> str:
-    return f"{GUEST_PREFIX}{secrets.randbelow(10**digits):0{digits}d}"
+    return guest_name(f"{secrets.randbelow(10**digits):0{digits}d}")
 
 
 def player_create_guest(*, session) -> Player:

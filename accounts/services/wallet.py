@@ -130,13 +130,20 @@ def _post(
 
 
 def wallet_open(*, player: Player) -> CoinAccount:
-    """A registered player's wallet, with the sign-up grant (once, whatever happens)."""
+    """A registered player's wallet, with the sign-up grant (once, whatever happens).
+
+    An operator's account (staff or superuser, as ``createsuperuser`` makes one) gets an empty
+    wallet: the grant welcomes people who sign up to play, and coins an operator wants come
+    from an admin adjustment, with its reason on the ledger."""
     if player.is_guest:
         raise ServiceError(gettext("Guests have no Domino Coin wallet."), code="no_wallet")
+    operator = player.user is not None and (player.user.is_staff or player.user.is_superuser)
     with transaction.atomic():
         wallet, _ = CoinAccount.objects.get_or_create(
             player=player, defaults={"kind": CoinAccount.Kind.WALLET}
         )
+        if operator:
+            return wallet
         _post(
             key=f"grant:signup:{player.pk}",
             kind=Kind.SIGNUP_GRANT,

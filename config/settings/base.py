@@ -248,6 +248,8 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 # A player's name: 3–24 letters of any script, digits, "_" or "-" (accounts.validators).
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.USERNAME_VALIDATORS"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# The name rule by the name field, and both passwords kept after a sign-up error.
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # Failed logins are limited per account (the key: 5 in 5 minutes); the per-address count is only
 # a coarse ceiling, so one client's guesses never lock out the others behind the same proxy.

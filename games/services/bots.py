@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
+from accounts.names import computer_name
 from core.errors import ServiceError
 
 from .. import bots
@@ -56,7 +57,7 @@ def computer_player() -> Player:
     while True:
         try:
             with transaction.atomic():
-                player = Player.objects.create(name=f"Computer {number}")
+                player = Player.objects.create(name=computer_name(number))
                 ComputerPlayer.objects.create(player=player)
                 return player
         except IntegrityError:  # another table took this number a moment ago

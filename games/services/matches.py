@@ -7,7 +7,8 @@ sent after commit (``games.realtime``), each seat's own view to the player who h
 
 The event log: ``act`` (a player's move), ``timeout`` (the turn clock's automatic move), ``bot``
 (a computer player's move) hold an engine action; ``forfeit`` holds ``{"reason": …}`` and is
-replayed with ``state.forfeit(seat)``; ``cancel`` ends a match an admin cancelled. The seed and
+replayed with ``state.forfeit(seat)``; ``cancel`` ends a match an admin cancelled, ``abort`` one a
+seat forfeited before every seat had moved (its ``{"reason": …}`` is the forfeit's). The seed and
 these events rebuild any match.
 """
 
@@ -238,18 +239,32 @@ def record_event(
             enqueue_on_commit(task_name, match.pk)
 
 
+def every_seat_moved(match: Match, seats: list[Seat]) -> bool:
+    """Each seat has made a move of its own (its person's ``act``, or its computer's): until then
+    nobody has begun the match, and a forfeit aborts it (docs/rules/README.md § 0.6). An automatic
+    move is not the seat's own: a seat that never acted has not begun."""
+    own = MatchEvent.objects.filter(match=match, kind__in=("act", "bot")).order_by()
+    moved = set(own.values_list("seat", flat=True).distinct())
+    return all(seat.position in moved for seat in seats)
+
+
 def forfeit_seat(
     match: Match, state: Any, seats: list[Seat], seat: Seat, *, reason: str, now: datetime
 ) -> None:
     """2-player games end; classic Joker goes on with a computer in the seat (docs/rules/README.md
-    § 0.6)."""
+    § 0.6). Before every seat has moved the match is aborted instead. Either way the forfeit is
+    the player's: it counts for their cool-downs and reputation."""
+    begun = every_seat_moved(match, seats)
     new_state = state.forfeit(seat.position)
     seat.forfeited = True
     seat.absence_deadline = None
-    seat.is_bot = not new_state.is_over  # only classic Joker plays on after a forfeit
+    seat.is_bot = begun and not new_state.is_over  # only classic Joker plays on after a forfeit
     seat.bot_strength = "easy" if seat.is_bot else seat.bot_strength
     seat.save(update_fields=["forfeited", "absence_deadline", "is_bot", "bot_strength"])
     forfeit_recorded(match, seats, seat, reason=reason, now=now)  # cool-downs, reputation
+    if not begun:
+        _abort(match, seats, seat=seat.position, reason=reason, now=now)
+        return
     record_event(
         match,
         new_state,
@@ -306,25 +321,37 @@ def _free_table(table: Table, seats: list[Seat], status: str, now: datetime) -> 
 
 def match_cancel(*, match_id: int, reason: str = "") -> bool:
     """An admin cancels a running match: it is aborted and every stake goes back."""
-    now = timezone.now()
     with transaction.atomic():
         match = locked_match(pk=match_id)  # Lock: no move may land after the cancel.
         if match is None or match.status != Match.Status.PLAYING:
             return False
-        seats = table_seats(match.table_id)
-        match.version += 1
-        MatchEvent.objects.create(
-            match=match, version=match.version, kind="cancel", action={"reason": reason}
-        )
-        match.status = Match.Status.ABORTED
-        match.result = {"reason": "cancelled", "winners": [], "forfeited": [], "scores": []}
-        if match.table.stake:
-            match.result["coins"] = [0] * len(seats)  # every stake goes back
-        match.ended_at = now
-        match.turn_deadline = None
-        match.save(update_fields=["version", "status", "result", "ended_at", "turn_deadline"])
-        wallet_refund(match_id=match.pk)
-        _free_table(match.table, seats, Table.Status.CANCELLED, now)
-        publish_state(match, engine_state(match), seats, now)
-        publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+        _abort(match, table_seats(match.table_id), seat=None, reason=reason, now=timezone.now())
     return True
+
+
+def _abort(match: Match, seats: list[Seat], seat: int | None, reason: str, now: datetime) -> None:
+    """End the match with no result: no winner, nothing rated, every stake back. Lock held.
+
+    ``seat`` None: an admin's ``cancel``; else an ``abort``, the seat having forfeited before
+    every seat had moved (docs/protocol.md § Match end and rematch)."""
+    kind = "cancel" if seat is None else "abort"
+    match.version += 1
+    MatchEvent.objects.create(
+        match=match, version=match.version, seat=seat, kind=kind, action={"reason": reason}
+    )
+    match.status = Match.Status.ABORTED
+    match.result = {
+        "reason": "cancelled" if seat is None else "aborted",
+        "winners": [],
+        "forfeited": [] if seat is None else [seat],
+        "scores": [],
+    }
+    if match.table.stake:
+        match.result["coins"] = [0] * len(seats)  # every stake goes back
+    match.ended_at = now
+    match.turn_deadline = None
+    match.save(update_fields=["version", "status", "result", "ended_at", "turn_deadline"])
+    wallet_refund(match_id=match.pk)
+    _free_table(match.table, seats, Table.Status.CANCELLED, now)
+    publish_state(match, engine_state(match), seats, now)
+    publish_to_table(match.table_id, frames.match_over_frame(match, seats))

@@ -68,7 +68,7 @@ def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> T
         if busy is not None:
             raise ServiceError(
                 gettext("%(name)s is already seated at table #%(number)s.")
-                % {"name": seat.player.name, "number": busy.table_id},
+                % {"name": seat.player.display_name, "number": busy.table_id},
                 code="already_seated",
             )
     creator = next(

@@ -56,11 +56,11 @@ def require_not_blocked(*, sender: Player, target: Player) -> None:
     sender, or the sender blocked ``target`` (unblock first)."""
     if is_blocked(blocker_id=sender.pk, blocked_id=target.pk):
         raise ServiceError(
-            gettext("You blocked %(name)s; unblock them first.") % {"name": target.name},
+            gettext("You blocked %(name)s; unblock them first.") % {"name": target.display_name},
             code="blocking",
         )
     if is_blocked(blocker_id=target.pk, blocked_id=sender.pk):
         raise ServiceError(
-            gettext("%(name)s is not taking requests from you.") % {"name": target.name},
+            gettext("%(name)s is not taking requests from you.") % {"name": target.display_name},
             code="blocked",
         )

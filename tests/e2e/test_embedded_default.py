@@ -2,9 +2,10 @@
 REDIS_URL): what the Celery worker does reaches the open pages live, with no reload.
 
 - Japanese Joker: a turn clock runs out and the worker's automatic move arrives on both pages;
-  then the player to act leaves the page, their absence bank runs out and the forfeit arrives.
-- Classic Joker: a player leaves on their turn and the computer that takes the seat moves; its
-  move, played by the worker, arrives on the other three pages.
+  then the player to act leaves the page, their absence bank runs out and the end arrives (an
+  abort: nobody had made a move of their own, docs/rules/README.md § 0.6).
+- Classic Joker: once every seat has bid, a player leaves on their turn and the computer that
+  takes the seat moves; its move, played by the worker, arrives on the other three pages.
 
 Short clocks come from the environment, as an operator would set them.
 """
@@ -12,6 +13,7 @@ Short clocks come from the environment, as an operator would set them.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -24,6 +26,7 @@ import pytest
 
 from .conftest import ROOT, _free_port
 from .people import Person
+from .test_ladder_pages import begin
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +37,7 @@ MARKED_JS = "() => window.__noReload === true"
 class MakeRun:
     """``scripts/serve.py`` with the environment of a fresh checkout (what ``make run`` runs)."""
 
-    def __init__(self, var_dir: Path) -> None:
+    def __init__(self, var_dir: Path, turn_seconds: int = 4, grace_seconds: int = 3) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
@@ -45,8 +48,8 @@ class MakeRun:
         self.env.update(
             {
                 "VAR_DIR": str(var_dir),
-                "TURN_SECONDS": "4",
-                "ABSENCE_GRACE_SECONDS": "3",
+                "TURN_SECONDS": str(turn_seconds),
+                "ABSENCE_GRACE_SECONDS": str(grace_seconds),
                 "BOT_MOVE_DELAY_SECONDS": "0.5",
             }
         )
@@ -103,13 +106,24 @@ class MakeRun:
                 self.process.kill()
 
 
-@pytest.fixture
-def make_run(tmp_path, chromium_path) -> Iterator[MakeRun]:
-    server = MakeRun(tmp_path / "var").start()
+def _served(var_dir: Path, turn_seconds: int, grace_seconds: int) -> Iterator[MakeRun]:
+    server = MakeRun(var_dir, turn_seconds, grace_seconds).start()
     yield server
     server.stop()
     for marker in ("Traceback", "JSONDecodeError"):
         assert marker not in "".join(server.lines), server.output()
+
+
+@pytest.fixture
+def make_run(tmp_path, chromium_path) -> Iterator[MakeRun]:
+    yield from _served(tmp_path / "var", 4, 3)
+
+
+@pytest.fixture
+def unhurried_run(tmp_path, chromium_path) -> Iterator[MakeRun]:
+    """Turns and absence banks of a minute: the moves clicked on the pages are never played by
+    the clock first, and a page that reconnects as the match starts forfeits nothing."""
+    yield from _served(tmp_path / "var", 60, 60)
 
 
 def _guests(browser, server: MakeRun, count: int) -> list[Person]:
@@ -146,25 +160,27 @@ def test_a_turn_clock_and_a_forfeit_from_the_worker_reach_the_open_pages(
         assert state["seats"][idle]["timeouts"] == 1
         assert person.page.evaluate(MARKED_JS), "the page reloaded to see the move"
 
-    # The player to act now closes the page: their bank runs out and the forfeit arrives.
+    # The player to act now closes the page: their bank runs out and the end arrives. Nobody
+    # had made a move of their own (an automatic move is not one): the match is aborted.
     away = state["view"]["to_act"]
     stays = by_seat[1 - away]
     by_seat[away].page.goto("about:blank")
     stays.page.wait_for_function(
-        "() => { const s = window.jokerTable.client.state; return s.status === 'finished'; }",
+        "() => { const s = window.jokerTable.client.state; return s.status === 'aborted'; }",
         timeout=30_000,
     )
     result = stays.state["result"]
-    assert result["reason"] == "forfeit" and result["winners"] == [1 - away]
+    assert result["reason"] == "aborted" and result["forfeited"] == [away]
     assert stays.page.evaluate(MARKED_JS)
     stays.page.screenshot(path=str(artifacts / "embedded-forfeit-arrived.png"))
     for person in people:
         person.context.close()
 
 
-def test_a_computer_players_move_reaches_the_open_pages(browser, make_run):
-    people = _guests(browser, make_run, 4)
+def test_a_computer_players_move_reaches_the_open_pages(browser, unhurried_run):
+    people = _guests(browser, unhurried_run, 4)
     by_seat = _seat(people, people[0].open_table("classic_joker"))
+    begin(list(by_seat.values()), random.Random(4))  # before that, leaving would abort
     state = by_seat[0].state
     leaver = state["view"]["to_act"]
     version = state["version"]

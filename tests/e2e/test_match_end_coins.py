@@ -1,16 +1,20 @@
 """The end of a match for coins, in the browser (issue 12 § 2): two people who signed up play
-Japanese Joker for 25 Domino Coin; one leaves; each end-of-match screen says how many coins that
-player won or lost, as the wallets were settled; a rematch for coins is only asked for once the
-stake is confirmed ("Not now" sends nothing), and then both are taken to the new table.
+Japanese Joker for 25 Domino Coin; each makes a move, then one leaves; each end-of-match screen
+says how many coins that player won or lost, as the wallets were settled; a rematch for coins is
+only asked for once the stake is confirmed ("Not now" sends nothing), and then both are taken to
+the new table.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from accounts.models import CoinAccount
 
 from .people import DESKTOP, PHONE, Person
+from .test_ladder_pages import begin
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -46,6 +50,7 @@ def test_the_result_says_the_coins_won_or_lost_and_a_rematch_confirms_the_stake(
         assert state["status"] == "playing" and state["stake"] == 25
     assert balance("cora") == balance("cato") == 975  # the stakes are in the pot
 
+    begin(pair, random.Random(12))  # before that, leaving would abort the match (§ 0.6)
     cato.page.locator("#tool-leave").click()
     cato.page.locator("#dialog-leave").get_by_role("button", name="Leave and forfeit").click()
     for person, text, sign in (

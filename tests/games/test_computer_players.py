@@ -22,6 +22,7 @@ from games.services import bots as bot_services
 from games.services import moves, tables
 from ladder.models import Rating, RatingChange
 from tests.support.live import Sock, cookie_headers, start_table
+from tests.support.matches import every_seat_moves
 from tests.support.players import client_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -167,6 +168,7 @@ def test_an_easy_computer_takes_a_forfeited_classic_seat_and_the_match_finishes(
     alice, bob, carol, dave
 ):
     table = start_table("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"})
+    every_seat_moves(table)  # before that, leaving aborts the match (§ 0.6)
     moves.match_leave(table_id=table.pk, player=bob)
     seat = Seat.objects.get(table=table, player=bob)
     assert seat.forfeited and seat.is_bot and seat.bot_strength == "easy"
@@ -314,6 +316,7 @@ def test_suggest_is_not_given_for_a_computer_that_took_over_a_forfeited_seat(
     alice, bob, carol, dave
 ):
     table = start_table("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"})
+    every_seat_moves(table)  # before that, leaving aborts the match (§ 0.6)
     moves.match_leave(table_id=table.pk, player=bob)
     match, state = state_of(table)
     actor = Seat.objects.get(table=table, position=state.to_act)

@@ -14,6 +14,7 @@ from tests.support.live import (
     cookie_headers,
     start_table,
 )
+from tests.support.matches import every_seat_moves
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_clients")]
 
@@ -36,6 +37,7 @@ async def test_a_forfeit_for_coins_tells_each_seat_what_it_won_or_lost(alice, bo
     )
     socks = await _socks(table, [alice, bob])
     assert socks[0].state["stake"] == 25 and socks[0].state["result"] is None
+    await sync_to_async(every_seat_moves)(table)  # before that, leaving aborts (§ 0.6)
     leaver = 0 if socks[0].state["seats"][0]["name"] == "alice" else 1
     await socks[leaver].send({"type": "leave"})
     for sock in socks.values():

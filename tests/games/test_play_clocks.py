@@ -25,6 +25,7 @@ from tests.support.live import (
     settle,
     start_table,
 )
+from tests.support.matches import every_seat_moves
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_clients")]
 
@@ -63,6 +64,12 @@ async def _jj(alice, bob, stake=0):
     return table, socks
 
 
+async def _begin(table, socks):
+    """Every seat makes a move of its own: from then on a forfeit is one, not an abort (§ 0.6)."""
+    await sync_to_async(every_seat_moves)(table)
+    await settle(table.pk, list(socks.values()))
+
+
 # --- Grace ---------------------------------------------------------------------------------------
 
 
@@ -96,6 +103,7 @@ async def test_reconnecting_before_the_deadline_means_no_forfeit(alice, bob, set
 async def test_after_the_deadline_the_seat_forfeits_exactly_once(alice, bob, settings):
     settings.ABSENCE_GRACE_SECONDS = 1
     table, socks = await _jj(alice, bob, stake=50)
+    await _begin(table, socks)
     waiting_seat = socks[0].state["view"]["to_act"]
     other = socks[1 - waiting_seat]
     await socks[waiting_seat].close()
@@ -180,6 +188,7 @@ async def test_an_absent_players_turn_ends_in_an_automatic_move_and_repeated_in_
 ):
     settings.ABSENCE_GRACE_SECONDS = 3600  # the bank outlasts the test: only the turn clock acts
     table, socks = await _jj(alice, bob)
+    await _begin(table, socks)
     idle = socks[0].state["view"]["to_act"]
     await socks[idle].close()
     other = socks[1 - idle]
@@ -214,8 +223,9 @@ def _expire_turn(table_id):
 
 async def test_a_connected_player_who_does_not_act_gets_the_auto_move_and_three_abandon(alice, bob):
     table, socks = await _jj(alice, bob)
+    await _begin(table, socks)
     idle = socks[0].state["view"]["to_act"]
-    assert await _expire_turn(table.pk) is True  # the trump choice, made for them
+    assert await _expire_turn(table.pk) is True  # a card, played for them
     await settle(table.pk, list(socks.values()))
     assert [e.kind for e in await _events(table.pk, "timeout")] == ["timeout"]
     assert socks[idle].state["seats"][idle]["timeouts"] == 1
@@ -254,9 +264,11 @@ async def test_acting_yourself_resets_the_run_of_timeouts(alice, bob):
 
 async def test_leave_in_a_two_player_game_ends_the_match_at_once(alice, bob):
     table, socks = await _jj(alice, bob, stake=25)
+    await _begin(table, socks)
+    version = socks[0].version
     await socks[0].send({"type": "leave"})
     ack = await socks[0].until(lambda f: f["type"] == "ack")
-    assert ack["version"] == 1
+    assert ack["version"] == version + 1
     over = await socks[1].until(lambda f: f["type"] == "match_over")
     assert over["result"]["winners"] == [1] and over["result"]["winner_names"] == ["bob"]
     assert over["result"]["forfeited"] == [0]
@@ -282,6 +294,7 @@ async def test_in_classic_joker_a_bot_takes_the_leavers_seat_who_is_ranked_last_
         sock = await _open(table.pk, player)
         socks[sock.seat] = sock
     watcher = await _open(table.pk, eve)
+    await _begin(table, socks)
     await socks[1].send({"type": "leave"})
     await socks[1].until(lambda f: f["type"] == "ack")
     seat = await _seat(table.pk, 1)
@@ -308,7 +321,7 @@ async def test_the_last_human_leaving_classic_joker_ends_it_ranked_by_score(
     alice, bob, carol, dave
 ):
     table = await sync_to_async(start_table)("classic_joker", [alice, bob, carol, dave])
-    match = await _match(table.pk)
+    await sync_to_async(every_seat_moves)(table)
     for player in (alice, bob, carol, dave):
         await sync_to_async(moves.match_leave)(table_id=table.pk, player=player)
     match = await _match(table.pk)
@@ -429,11 +442,13 @@ def test_the_sweep_plays_an_overdue_turn_clock_and_an_overdue_bot_turn_whose_tas
     settings.ABSENCE_GRACE_SECONDS = 86_400  # nobody opened the page; only the clocks act here
     monkeypatch.setattr(matches, "enqueue_on_commit", lambda *a, **k: None)  # every task is lost
     table = start_table("classic_joker", [alice, bob, carol, dave])
-    match = Match.objects.get(table=table)
+    match = every_seat_moves(table)  # the bids: from then on a leaver's seat goes to a computer
+    opening = match.version
     first = matches.engine_state(match).to_act
     later = timezone.now() + timedelta(seconds=3600)
     assert presence.live_sweep(now=later)["turns"] == 1  # the turn clock's auto-move
-    assert [e.kind for e in MatchEvent.objects.filter(match=match)] == ["timeout"]
+    events = MatchEvent.objects.filter(match=match, version__gt=opening)
+    assert [e.kind for e in events] == ["timeout"]
     match.refresh_from_db()
     to_act = matches.engine_state(match).to_act
     leaver = Seat.objects.get(table=table, position=to_act).player
@@ -442,7 +457,7 @@ def test_the_sweep_plays_an_overdue_turn_clock_and_an_overdue_bot_turn_whose_tas
     assert matches.engine_state(match).to_act == to_act and match.turn_deadline is not None
     counts = presence.live_sweep(now=later)
     assert counts["turns"] == 1
-    kinds = [(e.kind, e.seat) for e in MatchEvent.objects.filter(match=match)]
+    kinds = [(e.kind, e.seat) for e in events.all()]
     assert kinds == [("timeout", first), ("forfeit", to_act), ("bot", to_act)]
     assert (
         presence.live_sweep(now=later)["turns"] == 0

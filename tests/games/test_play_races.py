@@ -14,6 +14,7 @@ from core.errors import ServiceError
 from games.models import Match, MatchEvent, Seat
 from games.services import matches, moves, presence
 from tests.support.live import start_table
+from tests.support.matches import every_seat_moves
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -86,7 +87,7 @@ def test_the_same_action_id_sent_from_racing_reconnects_applies_once(alice, bob)
 
 def test_a_forfeit_claimed_by_two_task_runs_and_the_sweep_at_once_happens_once(alice, bob):
     table = start_table("japanese_joker", [alice, bob], stake=50)
-    match = Match.objects.get(table=table)
+    match = every_seat_moves(table)  # a forfeit from then on, not an abort (§ 0.6)
     to_act = matches.engine_state(match).to_act
     # The seat to act had one socket, and it closed.
     player = Seat.objects.get(table=table, position=to_act).player
@@ -126,5 +127,7 @@ def test_leave_racing_a_move_leaves_a_consistent_match(alice, bob):
     assert isinstance(results[1], moves.Outcome)
     assert isinstance(results[0], moves.Outcome | ServiceError)
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
+    # In either order the leaver had made no move of their own: the match is aborted.
+    assert match.status == Match.Status.ABORTED
+    assert match.result["forfeited"] == [1 - state.to_act]
     assert match.version == MatchEvent.objects.filter(match=match).count()

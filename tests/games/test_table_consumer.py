@@ -301,5 +301,6 @@ async def test_a_deactivated_user_is_closed_with_4003(jj_table, alice, settings)
     assert closed.value.code == 4003
     await asyncio.sleep(0)
     table = await sync_to_async(Table.objects.get)(pk=jj_table.pk)
-    # A banned account's seats forfeit with it (issue 17): the two-player match is over.
-    assert table.status == Table.Status.FINISHED
+    # A banned account's seats forfeit with it (issue 17): the two-player match is over,
+    # aborted, as nobody had moved yet (docs/rules/README.md § 0.6).
+    assert table.status == Table.Status.CANCELLED

@@ -45,24 +45,49 @@ def board_names(response) -> list[str]:
 # --- Leaderboards -----------------------------------------------------------------------------
 
 
-def test_the_leaderboard_lists_settled_active_players_best_first_with_shared_ranks(db):
+def board_row(response, name: str) -> str:
+    return re.search(
+        rf'<tr[^>]*data-player="{name}">(.*?)</tr>', response.content.decode(), re.S
+    ).group(1)
+
+
+def test_the_leaderboard_ranks_settled_players_then_lists_provisional_ones_unranked(db):
     ranked("ann", 1700)
     ranked("ben", 1650)
     ranked("cid", 1650)
     ranked("dan", 1600)
-    ranked("newbie", 1900, matches=9)  # provisional
+    ranked("newbie", 1900, matches=9)  # provisional: listed after the ranked, however high
+    ranked("fresh", 1550, matches=1)
     ranked("gone", 1800, days_ago=31)  # inactive
     banned = ranked("banned", 1750)
     banned.user.is_active = False
     banned.user.save()
     response = Client().get(f"/ladder/{GAME}/")
     assert response.status_code == 200
-    assert board_names(response) == ["ann", "ben", "cid", "dan"]
+    assert board_names(response) == ["ann", "ben", "cid", "dan", "newbie", "fresh"]
     ranks = [row.rank for row in response.context["page"]]
-    assert ranks == [1, 2, 2, 4]
+    assert ranks == [1, 2, 2, 4, None, None]
     text = response.content.decode()
     assert "50%" in text  # the win rate
     assert "provisional" in text  # the rules are on the page
+    newbie = board_row(response, "newbie")
+    assert re.search(r'<td class="num">—</td>', newbie)  # no rank
+    badge = re.search(r'<span class="badge provisional" title="([^"]+)">provisional</span>', newbie)
+    assert badge and "Fewer than 10 rated matches in this game" in badge.group(1)
+    assert "1900?" in newbie
+    assert "provisional" not in board_row(response, "ann")
+
+
+def test_a_young_site_has_a_ladder_from_its_first_rated_match(alice, bob):
+    beats(alice, bob)
+    page = Client().get("/ladder/").content.decode()
+    top = page[page.index('id="ladder-japanese_joker"') : page.index('id="ladder-classic_joker"')]
+    assert re.findall(r'class="name" href="/players/(\w+)/"', top) == ["alice", "bob"]
+    assert top.count('class="badge provisional"') == 2
+    assert "Nobody" not in top
+    board = Client().get(f"/ladder/{GAME}/")
+    assert board_names(board) == ["alice", "bob"]
+    assert 'class="badge provisional"' in board_row(board, "alice")
 
 
 def test_the_viewers_own_rank_shows_even_off_the_page(db, settings):
@@ -86,7 +111,7 @@ def test_a_provisional_or_inactive_viewer_is_told_why_they_are_not_ranked(db):
     assert "Your rating: 1560?, provisional: 6 more rated matches to be ranked." in text
     text = client_for(idle).get(f"/ladder/{GAME}/").content.decode()
     assert "Your rating: 1620; play a rated match to be ranked again." in text
-    assert board_names(client_for(idle).get(f"/ladder/{GAME}/")) == ["ann"]
+    assert board_names(client_for(idle).get(f"/ladder/{GAME}/")) == ["ann", "fresh"]
 
 
 def test_searching_a_username_finds_their_row_with_their_true_rank(db):
@@ -96,7 +121,7 @@ def test_searching_a_username_finds_their_row_with_their_true_rank(db):
     assert board_names(response) == ["carol", "caroline"]
     assert [row.rank for row in response.context["page"]] == [3, 4]
     empty = Client().get(f"/ladder/{GAME}/", {"q": "zed"})
-    assert "No ranked player’s name contains “zed”." in empty.content.decode()
+    assert "No player on this leaderboard has a name containing “zed”." in empty.content.decode()
 
 
 def test_the_ladder_page_shows_the_top_ten_of_each_game(db):
@@ -109,7 +134,11 @@ def test_the_ladder_page_shows_the_top_ten_of_each_game(db):
     assert [r.player.name for r in tops[GAME]] == [f"p{i:02}" for i in range(10)]
     assert [r.player.name for r in tops["japanese_whist"]] == ["whister"]
     assert tops["classic_joker"] == []
-    assert "Nobody is ranked yet." in response.content.decode()
+    text = response.content.decode()
+    classic = text[
+        text.index('id="ladder-classic_joker"') : text.index('id="ladder-japanese_whist"')
+    ]
+    assert "Nobody has played a rated match of this game in the last 30 days." in classic
 
 
 def test_an_unknown_game_has_no_leaderboard(db):

@@ -12,6 +12,7 @@ from games.models import Match
 from ladder.models import RatingChange
 from tests.support.ladder import open_table
 from tests.support.live import Sock, cookie_headers, play_to_end
+from tests.support.matches import every_seat_moves
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -67,6 +68,7 @@ async def test_a_whole_rated_match_ends_with_the_rating_change_on_every_socket(
 async def test_leaving_a_casual_table_sends_no_rating_message(alice, bob, eve, fast_clients):
     table = await sync_to_async(open_table)("japanese_joker", [alice, bob], rated=False)
     socks, watcher = await _sockets(table, [alice, bob], eve)
+    await sync_to_async(every_seat_moves)(table)  # begun: leaving is a forfeit, not an abort
     leaver = next(sock for sock in socks.values())
     await leaver.send({"type": "leave"})
     for sock in (*socks.values(), watcher):

@@ -128,12 +128,14 @@ async def test_a_real_worker_rates_a_match_finished_over_the_websocket(
     settings.COOLDOWN_QUITS = 1000  # the matches below end by leaving: no cool-down for that
     assert os.environ.get("REDIS_URL")
     # Nine rated matches each (rated here, in the test process): the tenth makes both players
-    # non-provisional, so they reach the leaderboard with it.
+    # non-provisional, so they are ranked with it (listed, unranked, before).
     for index in range(9):
         await sync_to_async(beats)(*((alice, bob) if index % 2 else (bob, alice)))
     assert await sync_to_async(Rating.objects.filter(matches=9).count)() == 2
     leaderboard = await sync_to_async(_page)(server, "/ladder/japanese_joker/")
-    assert "alice" not in leaderboard and "bob" not in leaderboard  # provisional so far
+    for name in ("alice", "bob"):  # provisional so far: listed without a rank
+        row = re.search(rf'data-player="{name}">(.*?)</tr>', leaderboard, re.S).group(1)
+        assert '<td class="num">—</td>' in row and 'class="badge provisional"' in row
 
     table = await sync_to_async(start_table)("japanese_joker", [alice, bob], options={"points": 11})
     remotes = {}
@@ -173,7 +175,12 @@ async def test_a_real_worker_rates_a_match_finished_over_the_websocket(
     def board_shows_both() -> bool:
         page = _page(server, "/ladder/japanese_joker/")
         return all(
-            re.search(rf'data-player="{name}">.*?<td class="num">{c.after}</td>', page, re.S)
+            re.search(  # ranked now: a rank, then the new rating
+                rf'data-player="{name}">\s*<td class="num">\d+</td>.*?'
+                rf'<td class="num">{c.after}</td>',
+                page,
+                re.S,
+            )
             for name, c in changes.items()
         )
 

@@ -10,11 +10,12 @@ import pytest
 from django.utils import timezone
 
 from core.errors import ServiceError
-from games.models import LiveServer, Match, Seat
+from games.models import LiveServer, Seat
 from games.services import moves, presence, rematch, tables
 from social.models import Cooldown, Forfeit, ServerLapse
 from social.selectors import low_completion, reputation
 from tests.support.live import start_table
+from tests.support.matches import every_seat_moves
 from tests.support.pages import shown
 from tests.support.players import client_for
 
@@ -22,11 +23,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _quit(leaver, other, *, rated=True, now=None):
-    """One rated (or casual) match that ``leaver`` leaves at once."""
+    """One rated (or casual) match that ``leaver`` leaves once both have moved (a forfeit; an
+    abort, before that, counts the same: tests/games/test_aborts.py)."""
     table = tables.table_create(
         creator=other, game="japanese_joker", options={}, stake=0, visibility="public", rated=rated
     )
     tables.table_join(player=leaver, table_id=table.pk)
+    every_seat_moves(table)
     moves.match_leave(table_id=table.pk, player=leaver, now=now)
     return table
 
@@ -111,8 +114,8 @@ def _absent_forfeit(leaver, other, *, by_server, settings):
     server that died (``by_server``) or the player closed them."""
     settings.TURN_SECONDS = 3600  # only the absence bank runs out here
     table = start_table("japanese_joker", [other, leaver])
+    match = every_seat_moves(table)  # begun: the absence ends in a forfeit, not an abort
     now = timezone.now()
-    match = Match.objects.get(table=table)
     for player in (other, leaver):
         presence.socket_connect(
             table_id=table.pk,

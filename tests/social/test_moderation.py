@@ -18,6 +18,7 @@ from social.models import Report, Sanction
 from social.selectors import match_chat
 from social.services import blocks, chat, moderation
 from tests.support.live import start_table
+from tests.support.matches import every_seat_moves
 from tests.support.players import client_for
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,8 @@ def test_the_admin_mutes_and_bans_from_a_report(alice, bob, admin_client):
     bob.user.refresh_from_db()
     assert not bob.user.is_active
     seat = Seat.objects.get(table=table, player=bob)
-    assert seat.forfeited and Match.objects.get(table=table).status == Match.Status.FINISHED
+    # Nobody had moved yet: the ban's forfeit aborts the match (docs/rules/README.md § 0.6).
+    assert seat.forfeited and Match.objects.get(table=table).status == Match.Status.ABORTED
 
 
 def test_the_admin_adds_a_mute_until_a_time_and_refuses_one_in_the_past(bob, admin_client):
@@ -145,6 +147,7 @@ def test_the_replays_chat_has_both_channels_once_over_less_the_viewers_blocks(al
 
 def test_deactivating_the_user_in_the_user_admin_forfeits_the_seat_too(alice, bob, admin_client):
     table = start_table("japanese_joker", [alice, bob])
+    every_seat_moves(table)  # the match has begun: a forfeit now ends it with a winner
     user = bob.user
     user.is_active = False
     user.save()

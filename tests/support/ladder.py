@@ -16,6 +16,7 @@ from accounts.models import Player
 from games.models import Match, Seat, Table
 from games.services import moves, tables
 from games.services.matches import engine_state, table_seats
+from tests.support.matches import every_seat_moves
 
 T = TypeVar("T")
 
@@ -45,7 +46,9 @@ def open_table(game: str, players: list[Player], *, rated: bool = True, **option
 
 
 def forfeit(table: Table, leaver: Player) -> Match:
-    """The leaver walks out (an immediate forfeit); in the two-player games that ends it."""
+    """Every seat makes a move (before that, leaving aborts the match: docs/rules/README.md
+    § 0.6), then the leaver walks out: a forfeit; in the two-player games that ends it."""
+    every_seat_moves(table)
     committed(moves.match_leave, table_id=table.pk, player=leaver)
     return Match.objects.get(table=table)
 

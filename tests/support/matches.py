@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounts.models import Player
-from games.models import Match, Seat, Table
+from games.models import Match, MatchEvent, Seat, Table
 from games.services import moves, tables
 from games.services.matches import engine_state
 
@@ -63,3 +63,32 @@ def play_out(
                 client_action_id=f"m{count}",
             )
     raise AssertionError("the match did not end")
+
+
+def every_seat_moves(table: Table, rng: random.Random | None = None) -> Match:
+    """Random legal moves until each seat has made a move of its own (a person's ``act``, a
+    computer's ``bot``): from then on a seat that leaves forfeits, where before it the match is
+    aborted (docs/rules/README.md § 0.6)."""
+    rng = rng or random.Random(0)
+    while True:
+        match = Match.objects.get(table=table)
+        seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+        moved = set(
+            MatchEvent.objects.filter(match=match, kind__in=("act", "bot")).values_list(
+                "seat", flat=True
+            )
+        )
+        if match.status != Match.Status.PLAYING or len(moved) == len(seats):
+            return match
+        state = engine_state(match)
+        seat = seats[state.to_act]
+        if seat.is_bot:
+            assert moves.play_bot_turn(match_id=match.pk, version=match.version)
+            continue
+        moves.match_act(
+            table_id=table.pk,
+            player=seat.player,
+            version=match.version,
+            action=rng.choice(state.legal_actions()),
+            client_action_id=f"opening-{match.version}",
+        )
