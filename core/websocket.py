@@ -217,7 +217,7 @@ class GuardedJsonConsumer(PageLanguageMixin, AsyncWebsocketConsumer):
         await super().websocket_disconnect(message)
 
     async def layer_restored(self, event: dict[str, Any]) -> None:
-        """The channel layer is back after an outage (``core.layers.RESTORED``): a socket that
+        """The channel layer is back after an outage (``core.layer_outage.RESTORED``): a socket that
         shows live state sends it again, since what was published meanwhile may be lost."""
 
     async def send_json(self, content: dict[str, Any], *, replaceable: bool = False) -> None:
