@@ -5,6 +5,7 @@
 // is drawn when its table falls inside the pages loaded so far (docs/protocol.md § The lobby
 // socket), and the count follows tables opened and closed.
 import { connect, handlePlayerEvents } from "./live.js";
+import { displayName } from "./table/text.js";
 
 const list = document.getElementById("tables");
 const empty = document.getElementById("no-tables");
@@ -106,7 +107,7 @@ function render(table) {
       { taken: table.seats_taken, total: table.seats_total },
       true,
     ),
-    creator: interpolate(gettext("by %(creator)s"), { creator: table.creator }, true),
+    creator: interpolate(gettext("by %(creator)s"), { creator: displayName(table.creator) }, true),
   };
   for (const [name, text] of Object.entries(slots)) {
     item.querySelector(`[data-slot="${name}"]`).textContent = text;

@@ -49,6 +49,13 @@ function describe(step, names) {
   const action = event.action || {};
   let text;
   if (event.kind === "cancel") return gettext("An admin cancelled the match.");
+  if (event.kind === "abort") {
+    return interpolate(
+      gettext("%(name)s left before every player had made a move: the match was aborted."),
+      { name },
+      true,
+    );
+  }
   if (event.kind === "forfeit") {
     text = interpolate(gettext("%(name)s forfeited."), { name }, true);
   } else if (action.type === "play") {

@@ -15,7 +15,8 @@ export function install(root, client) {
   said.setAttribute("role", "status");
   box.append(button, said);
   box.hidden = true;
-  root.append(box);
+  // Beside whose turn it is and the decision (the side column on a wide screen).
+  (root.querySelector(".play-side") || root).append(box);
   let askedAt = null;
   let shown = null;
 
@@ -39,8 +40,11 @@ export function install(root, client) {
     update(state) {
       const view = state && state.view;
       // A computer put at the table, not one playing a forfeited seat (docs/protocol.md).
-      const withComputer = (state.seats || []).some((seat) => seat.bot && !seat.forfeited);
-      const myTurn = view && view.seat !== null && view.to_act === view.seat;
+      const seats = state.seats || [];
+      const withComputer = seats.some((seat) => seat.bot && !seat.forfeited);
+      const mine = view && view.seat !== null ? seats.find((s) => s.seat === view.seat) : null;
+      // A seat that left is played by a computer: its player is only watching now.
+      const myTurn = Boolean(mine && !mine.forfeited && view.to_act === view.seat);
       box.hidden = !(withComputer && myTurn && state.status === "playing");
       if (shown && shown.version !== state.version) {
         shown = null;

@@ -8,9 +8,10 @@ import { showFairness } from "./fairness.js";
 import { TableChat } from "./table/chat.js";
 import { TableClient } from "./table/client.js";
 import { Dialogs } from "./table/dialogs.js";
-import { Announcer, prefs, sound } from "./table/feel.js";
+import { Announcer, haptics, prefs, sound } from "./table/feel.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
+import { timeoutText } from "./table/timeouts.js";
 import { install as installSuggest } from "./suggest.js";
 import { TableView } from "./table/view.js";
 
@@ -47,15 +48,18 @@ function boot(root) {
 
   const view = TableView.for(root, {
     onAction(action) {
-      if (client.pending) return;
+      if (client.pending || view.inFlight) return;
       view.jokerChoice = null;
       view.showError("");
-      client.act(action);
+      if (client.act(action)) {
+        view.sending();
+        haptics.tap();
+      }
     },
     onIllegal(card) {
       // Let the server explain: the `illegal` error carries the rules engine's reason.
-      if (client.pending) return;
-      client.act({ type: "play", card });
+      if (client.pending || view.inFlight) return;
+      if (client.act({ type: "play", card })) view.sending();
     },
     onTool(name, button) {
       const state = client.state;
@@ -66,6 +70,21 @@ function boot(root) {
       } else if (name === "colours") {
         prefs.set("fourColour", !prefs.get("fourColour"));
         applyPrefs();
+      } else if (name === "tap-confirm") {
+        prefs.set("tapConfirm", !prefs.get("tapConfirm"));
+        view.select(null);
+        applyPrefs();
+      } else if (name === "vibrate") {
+        haptics.on = !haptics.on;
+        applyPrefs();
+        haptics.tap();
+      } else if (name === "more") {
+        const more = !document.documentElement.classList.contains("table-more");
+        document.documentElement.classList.toggle("table-more", more);
+        button.setAttribute("aria-expanded", String(more));
+        window.scrollTo(0, 0);
+        view.fitHand();
+        view.fitFelt();
       } else if (!state) {
         return;
       } else if (name === "last-trick") {
@@ -88,6 +107,9 @@ function boot(root) {
     document.documentElement.classList.toggle("four-colour", four);
     view.tools.colours.setAttribute("aria-pressed", String(four));
     view.tools.sound.setAttribute("aria-pressed", String(sound.on));
+    view.tapConfirm = prefs.get("tapConfirm");
+    view.tools.tapConfirm.setAttribute("aria-pressed", String(view.tapConfirm));
+    view.tools.vibrate.setAttribute("aria-pressed", String(haptics.on));
   }
   applyPrefs();
 
@@ -106,7 +128,10 @@ function boot(root) {
    * @param {StateFrame | null} previous
    */
   function stateChanged(state, previous) {
+    const timedOut = timeoutText(lastState, state);
+    lastState = state;
     view.render(state, previous);
+    if (timedOut) view.showNotice(timedOut);
     showFairness(state);
     suggest.update(state);
     const { lines, cues } = story(previous, state);
@@ -125,6 +150,8 @@ function boot(root) {
         JSON.stringify(/** @type {any} */ (previous).view.previous_hand)
     ) {
       dialogs.handSummary(state);
+    } else if (dialogs.kind() === "summary" && state.view && state.view.trick.length) {
+      dialogs.close(); // the next hand's first card is down: the felt is needed again
     }
     const url = state.rematch && state.rematch.url;
     if (url && previous && !(previous.rematch && previous.rematch.url)) {
@@ -133,10 +160,16 @@ function boot(root) {
     if (dialogs.kind() === "result") dialogs.rematchStatus(state, state.rematch);
   }
 
+  // The last `state` frame as it came (a presence frame updates the store's seats in between),
+  // to tell an automatic move from the timeout count it adds.
+  /** @type {StateFrame | null} */
+  let lastState = null;
   // "Suggest" at a table with a computer player (issue 15): the strong computer's choice.
   const suggest = installSuggest(root, client);
   // The chat panel (issue 17) hears every frame first and keeps the ones that are its own.
-  const chat = TableChat.mount(document.getElementById("chat"), (message) => client.send(message));
+  const chat = TableChat.mount(document.getElementById("chat"), (/** @type {object} */ message) =>
+    client.send(message),
+  );
   client.subscribe(({ frame, state, previous }) => {
     if (chat && chat.receive(frame)) return;
     if (!state) return;
@@ -148,6 +181,7 @@ function boot(root) {
         view.renderPresence(state);
         break;
       case "error":
+        if (!client.pending) view.settle(); // not an act still being resent (busy)
         view.showError(frame.message || gettext("The server refused that."));
         break;
       case "rematch":

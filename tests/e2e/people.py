@@ -8,6 +8,8 @@ from typing import Any
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
+# A phone as Chromium emulates one: a dense screen, touch, the mobile viewport (issue 26).
+TOUCH_PHONE = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 
 STATE_JS = "() => (window.jokerTable && window.jokerTable.client.state) || null"
 # The store has the version and the page has drawn it (the table's data-version).
@@ -17,6 +19,11 @@ VERSION_JS = """v => {
   return Boolean(s && s.status !== "open" && s.version >= v && area
     && Number(area.dataset.version) >= v);
 }"""
+# The hand is fanned for the window's width (view.js fitHand), or there is none to fan.
+FITTED_JS = """() => {
+  const hand = document.getElementById("my-hand");
+  return !hand || !hand.children.length || hand.dataset.fit === String(innerWidth);
+}"""
 # Nothing in motion: no card gliding to its place, no trick on its way to its winner.
 STILL_JS = "() => !document.querySelector('.gliding, .trick-zone.collecting')"
 
@@ -24,10 +31,22 @@ STILL_JS = "() => !document.querySelector('.gliding, .trick-zone.collecting')"
 class Person:
     """One browser context: a guest with a page."""
 
-    def __init__(self, browser, server, name: str) -> None:
+    def __init__(
+        self,
+        browser,
+        server,
+        name: str,
+        *,
+        viewport: dict[str, int] = DESKTOP,
+        device: dict[str, Any] | None = None,
+    ) -> None:
         self.name = name
         self.context = browser.new_context(
-            viewport=DESKTOP, locale="en-US", base_url=server.url, reduced_motion="no-preference"
+            viewport=viewport,
+            locale="en-US",
+            base_url=server.url,
+            reduced_motion="no-preference",
+            **(device or {}),
         )
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
@@ -50,6 +69,13 @@ class Person:
         page.locator("main").get_by_role("button", name="Sign up").click()
         page.wait_for_url(lambda url: "/signup/" not in url)
         return self
+
+    def speak(self, language: str) -> None:
+        """What the language menu does: the language cookie, for the whole site."""
+        origin = re.match(r"https?://[^/]+", self.page.url).group(0)
+        self.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": f"{origin}/"}]
+        )
 
     def open_table(self, game: str, options: dict[str, str] | None = None) -> str:
         self.page.goto(f"/tables/new/{game}/")
@@ -84,8 +110,8 @@ class Person:
     def resize(self, size: dict[str, int]) -> None:
         """The window at ``size``, once the hand is fanned for that width and nothing moves."""
         self.page.set_viewport_size(size)
-        if self.page.locator("#my-hand").count():
-            self.page.locator(f'#my-hand[data-fit="{size["width"]}"]').wait_for(state="attached")
+        # The window's width, which a phone widens past the screen when the page is wider.
+        self.page.wait_for_function(FITTED_JS)
         self.page.wait_for_function(STILL_JS)
 
     def snap(self, artifacts: Path, name: str, size: dict[str, int] = PHONE) -> None:

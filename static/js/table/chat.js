@@ -2,6 +2,8 @@
 // socket: table.js hands it every frame (`receive` returns true for the frames it takes) and a
 // `send` function. Everything a person wrote is set with textContent, never parsed as HTML.
 
+import { displayName } from "./text.js";
+
 const MUTE_KEY = "joker.chatMuted";
 const OWN_ERRORS = new Set([
   "chat_guest",
@@ -144,8 +146,8 @@ export class TableChat {
     name.className = "chat-name";
     name.textContent =
       line.channel === "spectators"
-        ? interpolate(gettext("%(name)s (watching)"), { name: line.from.name }, true)
-        : line.from.name;
+        ? interpolate(gettext("%(name)s (watching)"), { name: displayName(line.from.name) }, true)
+        : displayName(line.from.name);
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = line.text;

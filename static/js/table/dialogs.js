@@ -1,10 +1,13 @@
 // @ts-check
-// Modal dialogs of the table: the end of a hand, the scores, the last trick, the match result
-// with its coins and rematch, and "Leave and forfeit?". Native <dialog>: Escape closes, focus is
-// trapped. What differs between the games comes from the game's renderer (games/*.js).
+// Dialogs of the table: the end of a hand, the scores, the last trick, the match result with its
+// coins and rematch, and "Leave and forfeit?". Native <dialog>: Escape closes. All but one are
+// modal (focus trapped); the end of a hand is a sheet over the felt that blocks nothing, because
+// the next hand's clock is already running and may be the viewer's (the turn line, the decision
+// and the hand stay in sight and in reach). What differs between the games comes from the
+// game's renderer (games/*.js).
 import { cardFace } from "./cards.js";
 import { el } from "./dom.js";
-import { callText, coinsText, fmt, seatName } from "./text.js";
+import { callText, coinsText, displayName, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
 /** @typedef {import("./protocol.js").View} View */
@@ -28,10 +31,13 @@ export class Dialogs {
    * @param {string} title
    * @param {HTMLElement} body
    * @param {HTMLElement[]} [buttons]
+   * @param {{docked?: boolean}} [options]  docked: over the felt, not modal
    */
-  show(kind, title, body, buttons = []) {
+  show(kind, title, body, buttons = [], { docked = false } = {}) {
     this.close();
-    const dialog = /** @type {HTMLDialogElement} */ (el("dialog", `modal modal-${kind}`));
+    const dialog = /** @type {HTMLDialogElement} */ (
+      el("dialog", `modal modal-${kind}${docked ? " docked" : ""}`)
+    );
     dialog.id = `dialog-${kind}`;
     const heading = el("h2", "modal-title", title);
     heading.id = `dialog-${kind}-title`;
@@ -48,8 +54,20 @@ export class Dialogs {
       dialog.remove();
       if (this.open === dialog) this.open = null;
     });
-    this.root.append(dialog);
     this.open = dialog;
+    if (docked) {
+      // Escape closes it as it closes a modal; the keyboard stays where it was.
+      dialog.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") this.close();
+      });
+      const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+      (this.root.querySelector(".felt") || this.root).append(dialog);
+      dialog.show(); // which moves the focus into it: back to where it was (the decision)
+      if (focused && focused !== document.body) focused.focus({ preventScroll: true });
+      dialog.scrollTop = 0;
+      return dialog;
+    }
+    this.root.append(dialog);
     dialog.showModal();
     const first = /** @type {HTMLElement | null} */ (
       actions.querySelector("button:not([disabled]), a")
@@ -106,7 +124,9 @@ export class Dialogs {
     /** @type {HTMLTableSectionElement} */ (table.tHead).append(head);
     hand.tricks.forEach((_tricks, seat) => {
       const row = el("tr");
-      row.append(el("th", "seat-name", seatName(state, seat)));
+      const name = el("th", "seat-name", seatName(state, seat));
+      name.title = seatName(state, seat); // cut with "…" on a narrow screen
+      row.append(name);
       for (const column of game.summaryColumns) {
         const extra = column.className ? column.className(hand, view, seat) : "";
         row.append(el("td", `num${extra ? ` ${extra}` : ""}`, column.cell(hand, view, seat)));
@@ -115,7 +135,7 @@ export class Dialogs {
     });
     body.append(table, ...game.summaryExtra(state, hand));
     const go = this.button(gettext("Continue"), () => this.close(), { closes: true });
-    this.show("summary", game.summaryTitle(hand), body, [go]);
+    this.show("summary", game.summaryTitle(hand), body, [go], { docked: true });
   }
 
   // --- scores at any time ----------------------------------------------------------------------------
@@ -182,14 +202,24 @@ export class Dialogs {
     const me = state.seat;
     const body = el("div", "modal-body");
     let title;
+    // An abort (a seat left before every seat had moved) and an admin's cancel: no winner.
+    const nobodyWon = result.reason === "cancelled" || result.reason === "aborted";
+    const winnerNames = (result.winner_names || []).map(displayName);
     if (result.reason === "cancelled") title = gettext("The match was cancelled");
+    else if (result.reason === "aborted") title = gettext("The match was aborted");
     else if (me !== null && result.winners.includes(me)) title = gettext("You won!");
     else if (me !== null) title = gettext("You lost");
-    else title = fmt(gettext("%(names)s won"), { names: (result.winner_names || []).join(", ") });
+    else title = fmt(gettext("%(names)s won"), { names: winnerNames.join(", ") });
     const reasons = {
       finished: gettext("The match was played to the end."),
       forfeit: gettext("The match ended by forfeit."),
       cancelled: gettext("An administrator cancelled the match; every stake was refunded."),
+      aborted: fmt(
+        gettext(
+          "The match was aborted: %(name)s forfeited before every player had made a move. Nobody wins, no rating changes and every stake was refunded.",
+        ),
+        { name: seatName(state, (result.forfeited || [])[0]) },
+      ),
     };
     body.append(el("p", "", reasons[result.reason] || ""));
     // What the match did to the viewer's coins (docs/protocol.md § Match end and rematch).
@@ -201,13 +231,9 @@ export class Dialogs {
       line.textContent = coinsText(delta);
       body.append(line);
     }
-    if (result.winner_names && result.winner_names.length && result.reason !== "cancelled") {
+    if (winnerNames.length && !nobodyWon) {
       body.append(
-        el(
-          "p",
-          "winners",
-          fmt(gettext("Winner: %(names)s"), { names: result.winner_names.join(", ") }),
-        ),
+        el("p", "winners", fmt(gettext("Winner: %(names)s"), { names: winnerNames.join(", ") })),
       );
     }
     // Places: classic Joker's view ranks the seats (1, 1, 3, 4; leavers last); in the two-player
@@ -270,7 +296,7 @@ export class Dialogs {
     body.append(status, confirm);
     const buttons = [];
     const seated = me !== null && state.rematch && state.rematch.needed.includes(me);
-    if (seated && result.reason !== "cancelled") {
+    if (seated && !nobodyWon) {
       const stake = state.stake || 0; // the rematch keeps the table's stake
       const rematch = this.button(gettext("Rematch"), () => {
         if (stake) this.confirmStake(confirm, rematch, stake, onRematch);

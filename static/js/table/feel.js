@@ -1,6 +1,6 @@
 // @ts-check
 // How the table feels: saved preferences, short tones made with WebAudio (off by default),
-// motion that respects prefers-reduced-motion, and what screen readers are told.
+// motion that respects prefers-reduced-motion, a buzz on a tap, and what screen readers are told.
 
 const PREFIX = "joker.table.";
 
@@ -128,6 +128,22 @@ export function glide(node, from) {
   node.style.transform = "";
   node.addEventListener("transitionend", () => node.classList.remove("gliding"), { once: true });
 }
+
+// --- Touch: a short buzz where the browser offers one (on by default, off with reduced motion) --
+
+export const haptics = {
+  get on() {
+    return prefs.get("vibrate", true);
+  },
+  set on(value) {
+    prefs.set("vibrate", value);
+  },
+  /** A tap that did something: a card played, a choice made. */
+  tap() {
+    if (!this.on || reducedMotion() || typeof navigator.vibrate !== "function") return;
+    navigator.vibrate(15);
+  },
+};
 
 // --- Screen readers -----------------------------------------------------------------------------
 

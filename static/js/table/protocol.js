@@ -123,7 +123,7 @@
 /**
  * `result` of a finished match (docs/protocol.md § Match end and rematch).
  * @typedef {object} Result
- * @property {"finished" | "forfeit" | "cancelled"} reason
+ * @property {"finished" | "forfeit" | "cancelled" | "aborted"} reason
  * @property {number[]} winners
  * @property {string[]} winner_names
  * @property {number[]} forfeited
@@ -167,7 +167,8 @@
  * @typedef {{type: "rating", match: number, changes: RatingChange[]}} RatingFrame
  * @typedef {{type: "rematch"} & Rematch} RematchFrame
  * @typedef {{type: "pong", version: number, server_time: string}} PongFrame
- * @typedef {StateFrame | AckFrame | ErrorFrame | PresenceFrame | MatchOverFrame | RatingFrame | RematchFrame | PongFrame} Frame
+ * @typedef {{type: "suggestion", version: number, action: Action}} SuggestionFrame
+ * @typedef {StateFrame | AckFrame | ErrorFrame | PresenceFrame | MatchOverFrame | RatingFrame | RematchFrame | PongFrame | SuggestionFrame} Frame
  */
 
 export {};

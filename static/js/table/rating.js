@@ -3,7 +3,7 @@
 // message arrives once the rating task has run; a page opened after that asks the ladder
 // (/ladder/matches/<id>/ratings/) instead.
 import { el } from "./dom.js";
-import { fmt } from "./text.js";
+import { displayName, fmt } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
 /** @typedef {import("./protocol.js").RatingFrame} RatingFrame */
@@ -64,7 +64,7 @@ export class RatingChanges {
   render(state) {
     const box = document.getElementById("rating-change");
     if (!box || !state || state.match === null || !state.result) return;
-    if (state.result.reason === "cancelled") return;
+    if (state.result.reason === "cancelled" || state.result.reason === "aborted") return;
     const changes = this.changes.get(state.match);
     box.replaceChildren();
     if (!this.rated) {
@@ -97,7 +97,7 @@ export class RatingChanges {
             "li",
             "",
             fmt(gettext("%(name)s: %(before)s → %(after)s (%(delta)s)"), {
-              name: change.name,
+              name: displayName(change.name),
               before: shown(change.before, change.provisional),
               after: shown(change.after, change.provisional),
               delta: signed(change.delta),

@@ -16,12 +16,28 @@ export function fmt(format, values) {
 }
 
 /**
+ * A player's name as the reader should see it. Frames carry the stored name, the same for every
+ * socket at the table; the names the site makes ("Computer 7", "Guest-1234") are words of the
+ * reader's language (accounts/names.py does the same for the pages).
+ * @param {string} name
+ */
+export function displayName(name) {
+  const computer = /^Computer (\d+)$/.exec(name);
+  if (computer) return fmt(gettext("Computer %(number)s"), { number: computer[1] });
+  const guest = /^Guest-(\d+)$/.exec(name);
+  if (guest) return fmt(gettext("Guest-%(number)s"), { number: guest[1] });
+  return name;
+}
+
+/**
  * @param {StateFrame} state
  * @param {number} seat
  */
 export function seatName(state, seat) {
   const entry = state.seats && state.seats.find((s) => s.seat === seat);
-  return entry && entry.name ? entry.name : fmt(gettext("Seat %(number)s"), { number: seat + 1 });
+  return entry && entry.name
+    ? displayName(entry.name)
+    : fmt(gettext("Seat %(number)s"), { number: seat + 1 });
 }
 
 /** @param {number} ms */

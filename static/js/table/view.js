@@ -23,6 +23,9 @@ import { callText, clockText, fmt, seatName } from "./text.js";
  * @property {(name: string, button: HTMLButtonElement) => void} onTool
  */
 
+// The narrowest a card's tap target may be, in CSS px (WCAG 2.5.5's 44 × 44).
+const TAP = 44;
+
 /** @type {Record<number, string[]>} */
 const POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
 
@@ -64,6 +67,13 @@ export class TableView {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.errorTimer = undefined;
     this.offline = false;
+    /** a move sent and not yet answered: the cards do not take a second one meanwhile */
+    this.inFlight = false;
+    /** @type {string | null} the card chosen by a first tap, with "Tap twice to play" on */
+    this.selected = null;
+    this.tapConfirm = false;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.noticeTimer = undefined;
 
     // --- the frame, built once ---------------------------------------------------------------
     root.replaceChildren();
@@ -79,7 +89,7 @@ export class TableView {
      * @param {string} name
      * @param {string} label
      * @param {boolean} [pressed]
-     * @param {"sound" | "colours"} [symbol]
+     * @param {"sound" | "colours" | "trick" | "sheet" | "more"} [symbol]
      */
     const tool = (name, label, pressed, symbol) => {
       const button = /** @type {HTMLButtonElement} */ (
@@ -95,15 +105,25 @@ export class TableView {
       return button;
     };
     this.tools = {
-      lastTrick: tool("last-trick", gettext("Last trick")),
-      scores: tool("scores", this.game.scoresLabel),
+      lastTrick: tool("last-trick", gettext("Last trick"), undefined, "trick"),
+      scores: tool("scores", this.game.scoresLabel, undefined, "sheet"),
       sound: tool("sound", gettext("Sound"), false, "sound"),
       colours: tool("colours", gettext("Four colours"), false, "colours"),
+      // Touch settings: shown on touch screens (table.css), kept in localStorage (feel.js).
+      tapConfirm: tool("tap-confirm", gettext("Tap twice to play"), false),
+      vibrate: tool("vibrate", gettext("Vibration"), false),
       result: tool("result", gettext("Result")),
       leave: tool("leave", gettext("Leave")),
+      // On a phone the table fills the screen; "More" brings back the page around it (the
+      // title and options, the other tools, the chat, the site's menu).
+      more: tool("more", gettext("More"), undefined, "more"),
     };
     this.tools.result.hidden = true;
     this.tools.leave.classList.add("danger");
+    this.tools.tapConfirm.classList.add("touch-only");
+    this.tools.vibrate.classList.add("touch-only");
+    this.tools.more.classList.add("phone-only");
+    this.tools.more.setAttribute("aria-expanded", "false");
     bar.append(this.facts, tools);
 
     this.status = el("p", "conn-status");
@@ -134,6 +154,12 @@ export class TableView {
     this.trickZone = trick;
     felt.append(trick);
 
+    // An automatic move (the turn clock ran out), said where the player looks.
+    this.notice = el("p", "auto-move");
+    this.notice.id = "auto-move";
+    this.notice.setAttribute("role", "status");
+    this.notice.hidden = true;
+
     this.panel = el("div", "action-panel");
     this.panel.id = "action-panel";
     this.turnLine = el("p", "turn-line");
@@ -156,10 +182,13 @@ export class TableView {
     // Whose turn it is, the server's refusals and the decision to make: beside the felt on a
     // wide screen (so the hand stays in the window), between the felt and the hand on a phone.
     this.side = el("div", "play-side");
-    this.side.append(this.turnLine, this.error, this.panel);
+    this.side.append(this.notice, this.turnLine, this.error, this.panel);
     root.append(bar, this.status, felt, this.side, this.handZone, this.announcer);
     root.addEventListener("keydown", (event) => this.arrowKeys(event));
-    window.addEventListener("resize", () => this.fitHand());
+    window.addEventListener("resize", () => {
+      this.fitHand();
+      this.fitFelt();
+    });
   }
 
   /** For a root whose game is named in `data-game`. */
@@ -226,6 +255,30 @@ export class TableView {
     }
   }
 
+  /** A move is on its way to the server: the cards wait for its answer. */
+  sending() {
+    this.inFlight = true;
+    this.selected = null;
+    this.root.classList.add("in-flight");
+  }
+
+  /** The server answered (a new state, or an error): the cards may be played again. */
+  settle() {
+    this.inFlight = false;
+    this.root.classList.remove("in-flight");
+  }
+
+  /**
+   * Said for a while above whose turn it is: what the server did for a seat whose clock ran out.
+   * @param {string} text
+   */
+  showNotice(text) {
+    this.notice.textContent = text;
+    this.notice.hidden = !text;
+    clearTimeout(this.noticeTimer);
+    if (text) this.noticeTimer = setTimeout(() => this.showNotice(""), 15000);
+  }
+
   /** @param {string} text */
   showError(text) {
     this.error.textContent = text;
@@ -248,6 +301,8 @@ export class TableView {
     this.state = state;
     this.skew = Date.parse(state.clocks.server_time) - Date.now() || 0;
     if (first) this.placeZones();
+    if (this.inFlight && (!previous || state.version > previous.version)) this.settle();
+    if (!previous || state.version !== previous.version) this.selected = null;
     const view = state.view;
     if (
       previous &&
@@ -269,6 +324,7 @@ export class TableView {
     this.renderHand();
     this.renderPanel();
     this.renderTurnLine();
+    this.fitFelt();
     this.tools.leave.hidden = this.me === null || state.status !== "playing" || this.myForfeit();
     this.tools.lastTrick.disabled = !(view && view.last_trick);
     this.tools.result.hidden = !state.result;
@@ -289,7 +345,7 @@ export class TableView {
         this.root.querySelectorAll(".trick-cards [data-card], .trick-collect [data-card]")
       )) {
         if (node.dataset.fresh === "1")
-          glide(node, rects.get(node.dataset.card) || this.seatRect(Number(node.dataset.seat)));
+          glide(node, rects.get(node.dataset.card) || this.handRect(Number(node.dataset.seat)));
       }
     }
     // What the browser tests wait for: this version is on the page.
@@ -305,6 +361,14 @@ export class TableView {
     for (let seat = 0; seat < this.n; seat += 1) this.renderSeatBox(seat);
     this.renderTurnLine();
     this.tick();
+  }
+
+  // Where a seat's hidden card comes from: its fan of backs, else its name box.
+  /** @param {number} seat */
+  handRect(seat) {
+    const zone = this.zones[seat];
+    const fan = zone && zone.cards.querySelector(".hand-backs");
+    return fan ? fan.getBoundingClientRect() : this.seatRect(seat);
   }
 
   /** @param {number} seat */
@@ -356,6 +420,8 @@ export class TableView {
     }
     trump.append(el("span", "trump-text", this.game.trumpText(view)));
     facts.append(trump, ...this.game.facts(view));
+    for (const fact of /** @type {NodeListOf<HTMLElement>} */ (facts.querySelectorAll(".round")))
+      fact.title = fact.textContent || ""; // whole where a phone cuts it short
     if (view.phase === "play") {
       const total = this.game.trickTotal(view);
       const number = view.tricks.reduce((a, b) => a + b, 0) + 1;
@@ -466,6 +532,10 @@ export class TableView {
       if (turn) button.classList.add("not-legal");
     }
     if (this.jokerChoice === code) button.classList.add("choosing");
+    if (this.selected === code && button.classList.contains("legal")) {
+      button.classList.add("selected");
+      button.setAttribute("aria-pressed", "true");
+    }
     button.tabIndex = -1;
     button.addEventListener("click", () => this.clickCard(code, button));
     return button;
@@ -502,32 +572,65 @@ export class TableView {
     this.rovingFocus();
   }
 
-  // Fan the hand: overlap the cards just enough to fit the width; two rows when too tight.
+  // Fan the hand to fit its width. A card's tap target (the part the next card leaves
+  // uncovered) stays TAP px wide: the cards overlap first, then get smaller, then take two rows
+  // (the second over the lower part of the first, so the hand stays short on a phone).
   fitHand() {
     const hand = this.hand;
     if (!hand) return;
     hand.classList.remove("two-rows");
+    hand.style.removeProperty("--card");
     for (const gap of hand.querySelectorAll(".row-break")) gap.remove();
     const cards = /** @type {HTMLElement[]} */ ([...hand.children]);
-    for (const card of cards) card.style.marginLeft = "";
-    hand.dataset.fit = String(window.innerWidth);
-    if (cards.length < 2) return;
-    const width = hand.clientWidth - 8;
-    const cardWidth = cards[0].getBoundingClientRect().width || 60;
+    // Overlapped while measured: a phone's browser widens its window to show a hand wider
+    // than the screen, and the window's width is what the fit is for.
+    cards.forEach((card, index) => {
+      card.style.marginLeft = index ? "calc(var(--cw) * -.9)" : "";
+    });
+    if (cards.length < 2) {
+      hand.dataset.fit = String(window.innerWidth);
+      return;
+    }
+    const style = getComputedStyle(hand);
+    const width =
+      hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+    let cardWidth = cards[0].getBoundingClientRect().width || 60;
     const fit = (/** @type {number} */ count) => (width - cardWidth) / (count - 1);
     let perRow = cards.length;
-    if (fit(perRow) < Math.min(30, cardWidth * 0.6) && cards.length > 6) {
-      perRow = Math.ceil(cards.length / 2);
-      hand.classList.add("two-rows");
-      const gap = el("span", "row-break");
-      gap.setAttribute("aria-hidden", "true");
-      hand.insertBefore(gap, cards[perRow]);
+    if (fit(perRow) < TAP) {
+      const smaller = width - TAP * (perRow - 1);
+      if (smaller < TAP || smaller < cardWidth * 0.7) {
+        perRow = Math.ceil(cards.length / 2);
+        hand.classList.add("two-rows");
+        const gap = el("span", "row-break");
+        gap.setAttribute("aria-hidden", "true");
+        hand.insertBefore(gap, cards[perRow]);
+      }
+      if (fit(perRow) < TAP) {
+        cardWidth = Math.max(TAP, width - TAP * (perRow - 1));
+        hand.style.setProperty("--card", `${cardWidth}px`);
+      }
     }
     const step = Math.min(cardWidth + 6, fit(perRow));
     const overlap = step - cardWidth;
     cards.forEach((card, index) => {
-      if (index % perRow !== 0) card.style.marginLeft = `${overlap}px`;
+      card.style.marginLeft = index % perRow !== 0 ? `${overlap}px` : "";
     });
+    hand.dataset.fit = String(window.innerWidth);
+  }
+
+  // On a phone the felt gets the room the rest of the screen leaves and sizes its cards from it
+  // (table.css); where its content still does not fit (longer words, a taller decision), the
+  // cards take a smaller part of that room (--fit) until it does.
+  fitFelt() {
+    const felt = this.felt;
+    felt.style.removeProperty("--fit");
+    if (getComputedStyle(felt).containerType !== "size") return;
+    const over = () =>
+      felt.scrollHeight > felt.clientHeight + 1 || felt.scrollWidth > felt.clientWidth + 1;
+    for (let fit = 0.95; fit >= 0.5 && over(); fit -= 0.05) {
+      felt.style.setProperty("--fit", fit.toFixed(2));
+    }
   }
 
   rovingFocus() {
@@ -573,7 +676,7 @@ export class TableView {
    * @param {HTMLElement} button
    */
   clickCard(code, button) {
-    if (this.offline) return;
+    if (this.offline || this.inFlight) return;
     if (!this.myTurn()) {
       if (this.state && this.state.status === "playing" && !this.myForfeit()) {
         this.showError(gettext("Wait for your turn."));
@@ -586,14 +689,37 @@ export class TableView {
       this.handlers.onIllegal(code);
       return;
     }
+    // "Tap twice to play": the first tap raises the card, a second tap on it plays it.
+    if (this.tapConfirm && this.selected !== code && this.jokerChoice !== code) {
+      this.select(code);
+      return;
+    }
     if (actions.length === 1) {
       this.jokerChoice = null;
+      this.selected = null;
       this.handlers.onAction(actions[0]);
       return;
     }
     this.jokerChoice = code;
     this.renderPanel(true);
+    this.fitFelt();
     button.classList.add("choosing");
+  }
+
+  /** @param {string | null} code */
+  select(code) {
+    this.selected = code;
+    for (const card of /** @type {NodeListOf<HTMLElement>} */ (
+      this.root.querySelectorAll(".mine .card.selected")
+    )) {
+      card.classList.remove("selected");
+      card.removeAttribute("aria-pressed");
+    }
+    const card = code && this.root.querySelector(`.mine .card.legal[data-card="${code}"]`);
+    if (card) {
+      card.classList.add("selected");
+      card.setAttribute("aria-pressed", "true");
+    }
   }
 
   renderTurnLine() {
@@ -604,10 +730,13 @@ export class TableView {
     line.className = "turn-line";
     if (!view) return;
     if (state.status !== "playing") {
+      const reason = state.result && state.result.reason;
       line.textContent =
-        state.status === "aborted"
-          ? gettext("The match was cancelled.")
-          : gettext("The match is over.");
+        reason === "aborted"
+          ? gettext("The match was aborted.")
+          : state.status === "aborted"
+            ? gettext("The match was cancelled.")
+            : gettext("The match is over.");
       return;
     }
     const seat = view.to_act;
@@ -635,10 +764,14 @@ export class TableView {
       };
       text = theirs[view.phase] || fmt(gettext("Waiting for %(name)s."), { name });
     }
+    // The seat to act is away: its absence bank drains meanwhile, so it is counted here too.
+    const away = el("span", "turn-absence");
+    away.id = "turn-absence";
     line.append(
       el("span", "", text),
       " ",
       Object.assign(el("span", "turn-clock"), { id: "turn-clock" }),
+      away,
     );
   }
 
@@ -818,6 +951,7 @@ export class TableView {
     const code = this.jokerChoice;
     this.jokerChoice = null;
     this.renderPanel();
+    this.fitFelt();
     this.root.querySelectorAll(".card.choosing").forEach((c) => c.classList.remove("choosing"));
     const card = /** @type {HTMLElement | null} */ (
       code && this.root.querySelector(`.mine [data-card="${code}"]`)
@@ -865,6 +999,12 @@ export class TableView {
         clocks.turn_deadline && state.status === "playing"
           ? clockText(Date.parse(clocks.turn_deadline) - now)
           : "";
+    }
+    const turnAway = this.root.querySelector("#turn-absence");
+    if (turnAway) {
+      const toAct = state.view ? state.view.to_act : null;
+      const box = toAct === null ? null : this.zones[toAct].box.querySelector("[data-absence-seat]");
+      turnAway.textContent = box ? box.textContent || "" : "";
     }
   }
 }

@@ -126,7 +126,11 @@ export function sheetTable(state, only) {
   table.append(caption);
   const head = el("tr");
   head.append(el("th", "", gettext("Deal")));
-  for (let seat = 0; seat < 4; seat += 1) head.append(el("th", "num", seatName(state, seat)));
+  for (let seat = 0; seat < 4; seat += 1) {
+    const name = el("th", "num seat-head", seatName(state, seat));
+    name.title = seatName(state, seat); // cut with "…" on a narrow screen
+    head.append(name);
+  }
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
