@@ -1,4 +1,5 @@
 import uuid
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -42,8 +43,24 @@ admin.site.unregister(get_user_model())
 
 @admin.register(get_user_model())
 class NamedUserAdmin(UserAdmin):
+    """Switching an account off goes through ``services.user_deactivate``, whichever way the
+    admin does it (the "active" box, the action): the player's seat and sockets go with it."""
+
     add_form = NamedUserCreationForm
     form = NamedUserChangeForm
+    actions = ["deactivate"]
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            services.user_deactivate(user=obj)
+
+    @admin.action(description="Deactivate the selected accounts (seats given up, sockets closed)")
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        users = list(queryset.filter(is_active=True))
+        for user in users:
+            services.user_deactivate(user=user)
+        self.message_user(request, f"Deactivated {len(users)} account(s).", messages.SUCCESS)
 
 
 class KindFilter(admin.SimpleListFilter):

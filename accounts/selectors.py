@@ -1,4 +1,5 @@
-"""Reads about players and friends (STYLE.md § 4: reads live apart from writes)."""
+"""Reads about players and friends (docs/architecture.md § The shape: reads live apart from
+writes)."""
 
 from __future__ import annotations
 

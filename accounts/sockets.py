@@ -1,10 +1,11 @@
 """Who is behind a websocket, and ending its sockets when that stops being true.
 
-A socket is opened with a session and keeps it while open. When the session ends (logout), or
-the account's password changes or it is deactivated (a ban), every socket of the player is told
-at once through the player's sockets group and closes with 4003; the sockets also check their
-session's expiry on every move and a process-wide beat re-reads every session every few beats,
-which catches what no signal announces (an expired or deleted session).
+A socket is opened with a session and keeps it while open. When the session ends (logout) or
+the account's password changes, every socket of the player is told at once through the player's
+sockets group and closes with 4003; a deactivation (a ban, the user admin) does the same through
+``accounts.services.user_deactivate``. The sockets also check their session's expiry on every
+move, and a process-wide beat re-reads every session and account every few beats, which catches
+what nothing announces (an expired or deleted session, an account switched off by hand).
 """
 
 from __future__ import annotations
@@ -18,24 +19,17 @@ from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
 from django.db import Error as DatabaseError
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
 from core.outage import database_unavailable, is_connection_failure
 from core.pool import run_db
-from core.realtime import publish_on_commit
 from core.websocket import CLOSE_UNAVAILABLE, GroupsMixin
 
 from .access import player_from
 from .models import Player
-
-SESSION_ENDED = "session.ended"  # the channel-layer type every socket consumer handles
-
-
-def sockets_group(player_id: int) -> str:
-    """Every websocket one player has open, on any page."""
-    return f"sockets.{player_id}"
+from .realtime import end_sockets, sockets_group
 
 
 def player_from_session(session: Any) -> Player | None:
@@ -80,11 +74,6 @@ def players_active(player_ids: set[int]) -> set[int]:
     )
 
 
-def end_sockets(*, player_id: int, session_key: str | None = None) -> None:
-    """Close the player's sockets (those of one session, or all) once the change commits."""
-    publish_on_commit(sockets_group(player_id), {"type": SESSION_ENDED, "session_key": session_key})
-
-
 # --- What ends sockets ----------------------------------------------------------------------------
 
 
@@ -96,25 +85,12 @@ def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
         end_sockets(player_id=player_id, session_key=session_key)
 
 
-@receiver(pre_save, sender=auth.get_user_model())
-def _remember_credentials(
-    sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any
-) -> None:
-    """Note the password and active flag before a save, to see after it whether they changed."""
-    if instance.pk is None or (
-        update_fields is not None and not {"password", "is_active"} & set(update_fields)
-    ):
-        instance._credentials_before = None
-        return
-    instance._credentials_before = (
-        sender.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
-    )
-
-
 @receiver(post_save, sender=auth.get_user_model())
-def _credentials_changed(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    before = getattr(instance, "_credentials_before", None)
-    if created or before is None or before == (instance.password, instance.is_active):
+def _password_changed(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """A save that stores a new password (``set_password`` keeps the raw one until the save
+    ends; a login's hash upgrade clears it first) ends every socket of the player. Any other
+    save, a login's among them, reads nothing."""
+    if created or getattr(instance, "_password", None) is None:
         return
     player_id = Player.objects.filter(user=instance).values_list("pk", flat=True).first()
     if player_id is not None:

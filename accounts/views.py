@@ -15,9 +15,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import ServiceError
-from social import selectors as social_selectors
 
-from . import selectors, services
+from . import hooks, selectors, services
 from .forms import FriendRequestForm
 from .middleware import request_player
 
@@ -74,7 +73,7 @@ def friends(request: HttpRequest) -> HttpResponse:
         "friends": selectors.friends_of(player),
         "incoming": selectors.incoming_requests(player),
         "outgoing": selectors.outgoing_requests(player),
-        "blocked": social_selectors.blocked_players(player),
+        **hooks.friends_page_context(player),  # social: the block list
     }
     return render(request, "accounts/friends.html", context, status=400 if form.errors else 200)
 

@@ -1,9 +1,10 @@
 """How well and how fast the computer players play: ``make bench-bots`` (issue 15).
 
 Whole matches in process, no Django: per game and pairing, the share of matches the first kind
-wins (Japanese Joker and Whist; seats alternate so the first hand's advantage cancels out), or
-in classic Joker one bot of a kind against three of another, its mean placement (1 = first) and
-its share of first places (its seat rotates). Then the strong bot's decision time at the
+wins (a two-player game, Japanese Joker and Whist; seats alternate so the first hand's advantage
+cancels out), or in a game of more seats (classic Joker) one bot of a kind against the others
+of another, its mean placement (1 = first, by the final scores) and its share of first places
+(its seat rotates). Then the strong bot's decision time at the
 default budget, mean and p99, over real decisions of every game.
 
 The win-rate runs give the strong bot a fixed number of sampled worlds per decision (``--worlds``)
@@ -24,10 +25,9 @@ from typing import Any
 
 from games import bots
 from games.bots import strong
-from games.rules import get_game
+from games.rules import game_spec, game_specs, get_game
 
 Bot = Callable[[Mapping[str, Any], random.Random], dict[str, Any]]
-TWO_PLAYER = ("japanese_joker", "japanese_whist")
 
 
 def play_match(game: str, seats: list[Bot], seed: int) -> Any:
@@ -56,16 +56,21 @@ def two_player(game: str, first: Bot, second: Bot, count: int) -> float:
     return wins / count
 
 
-def classic(one: Bot, others: Bot, count: int) -> tuple[float, float]:
-    """``one`` against three ``others`` in classic Joker: (mean placement, share of firsts)."""
+def one_against_all(game: str, one: Bot, others: Bot, count: int) -> tuple[float, float]:
+    """``one`` against the ``others`` at every other seat: (mean placement, share of firsts).
+
+    A place is one more than the seats that scored more (1, 1, 3, 4), as the final ranking of
+    a match nobody left."""
     places = []
     firsts = 0
+    seats_total = game_spec(game).seats
     for index in range(count):
-        me = index % 4
-        seats = [one if seat == me else others for seat in range(4)]
-        view = play_match("classic_joker", seats, index).view(None)
-        places.append(view["ranking"][me])
-        firsts += view["ranking"][me] == 1
+        me = index % seats_total
+        seats = [one if seat == me else others for seat in range(seats_total)]
+        scores = play_match(game, seats, index).scores
+        place = 1 + sum(1 for score in scores if score > scores[me])
+        places.append(place)
+        firsts += place == 1
     return statistics.fmean(places), firsts / count
 
 
@@ -105,7 +110,9 @@ def main() -> None:
         "--strong-matches", type=int, default=200, help="each pairing with the strong bot"
     )
     parser.add_argument("--worlds", type=int, default=4, help="strong's worlds per decision")
-    parser.add_argument("--games", default="japanese_joker,japanese_whist,classic_joker")
+    parser.add_argument(
+        "--games", default=",".join(spec.id for spec in game_specs()), help="default: every game"
+    )
     parser.add_argument(
         "--pairings", default="easy:random,strong:random,strong:easy", help="first:second,…"
     )
@@ -120,27 +127,26 @@ def main() -> None:
     games = args.games.split(",")
     pairings = [tuple(pair.split(":")) for pair in args.pairings.split(",")]
     print(f"(win rates: strong plays {args.worlds} sampled worlds per decision)")
-    for game in (g for g in TWO_PLAYER if g in games):
+    for game in games:
+        seats_total = game_spec(game).seats
         for first, second in pairings:
             count = args.matches if first == "easy" else args.strong_matches
             if not count:
                 continue
-            share = two_player(game, kinds[first], kinds[second], count)
+            if seats_total == 2:
+                share = two_player(game, kinds[first], kinds[second], count)
+                print(
+                    f"{game} {first} vs {second}: {100 * share:.1f}% "
+                    f"±{margin(share, count):.1f} of {count} matches",
+                    flush=True,
+                )
+                continue
+            place, share = one_against_all(game, kinds[first], kinds[second], count)
             print(
-                f"{game} {first} vs {second}: {100 * share:.1f}% "
-                f"±{margin(share, count):.1f} of {count} matches",
+                f"{game} {first} vs {seats_total - 1} {second}: mean placement {place:.2f}, "
+                f"first {100 * share:.1f}% ±{margin(share, count):.1f} of {count} matches",
                 flush=True,
             )
-    for one, others in pairings if "classic_joker" in games else ():
-        count = args.matches if one == "easy" else args.strong_matches
-        if not count:
-            continue
-        place, share = classic(kinds[one], kinds[others], count)
-        print(
-            f"classic_joker {one} vs 3 {others}: mean placement {place:.2f}, "
-            f"first {100 * share:.1f}% ±{margin(share, count):.1f} of {count} matches",
-            flush=True,
-        )
     budget = strong.DEFAULT_BUDGET
     timed = decision_times(games, args.decisions, budget) if args.decisions else {}
     for game, (wall, cpu) in timed.items():

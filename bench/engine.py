@@ -1,12 +1,12 @@
 """Engine benchmark: random full hands of every game on one core, without Django.
 
-Run ``python -m bench.engine`` (``--seconds`` per game, default 2). For each game it plays whole
-hands with uniformly random legal actions (``state.legal_actions()`` + ``apply``, one
-``random.Random`` per run), a hand lasting from its first action until ``state.hand_number``
-changes or the match ends, in batches of a fixed number of hands until the time is up. Beside
-the figures it prints a baseline measured in the same run: ``random.choice`` alone over a
-pre-built list, as many times as there were actions, so a slow machine can be told apart from a
-slow engine.
+Run ``python -m bench.engine`` (``--seconds`` per game, default 2). For each game of the registry
+(or each one named) it plays whole hands with uniformly random legal actions
+(``state.legal_actions()`` + ``apply``, one ``random.Random`` per run), a hand lasting from its
+first action until ``state.hand_number`` changes or the match ends, in batches of a fixed number
+of hands until the time is up. Beside the figures it prints a baseline measured in the same run:
+``random.choice`` alone over a pre-built list, as many times as there were actions, so a slow
+machine can be told apart from a slow engine.
 
 The floor is 1,000 random Japanese Joker hands/s (the server applies moves on a hot path); the
 exit status is 1 when a game with a floor falls below it.
@@ -20,7 +20,8 @@ import sys
 from dataclasses import dataclass
 from time import perf_counter
 
-GAMES: tuple[str, ...] = ("japanese_joker", "classic_joker", "japanese_whist")
+from games.rules import RulesError, game_specs, get_game
+
 FLOORS: dict[str, float] = {"japanese_joker": 1_000.0}  # hands per second
 BATCH_HANDS = 50  # hands timed between two looks at the clock
 RUN_SEED = 20_240_601  # one random.Random per run: the same moves on every run of one engine
@@ -59,8 +60,6 @@ def baseline_seconds(actions: int, rng: random.Random) -> float:
 
 def run_game(name: str, seconds: float) -> Result:
     """Play random hands of ``name`` for at least ``seconds`` (whole batches of hands)."""
-    from games.rules import get_game  # imported here: a game still being written is "not available"
-
     game = get_game(name)
     options = game.parse_options(None)
     rng = random.Random(RUN_SEED)
@@ -91,14 +90,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds", type=float, default=2.0, help="minimum time per game (default 2)"
     )
-    parser.add_argument("games", nargs="*", default=list(GAMES), help="games to run (default all)")
+    parser.add_argument(
+        "games", nargs="*", default=[spec.id for spec in game_specs()], help="default: every game"
+    )
     args = parser.parse_args(argv)
     status = 0
     print(f"Engine benchmark: random legal hands, one core, >= {args.seconds:g} s per game")
     for name in args.games:
         try:
             result = run_game(name, args.seconds)
-        except (ImportError, AttributeError) as error:
+        except RulesError as error:
             print(f"{name:15} not available ({error})")
             continue
         line = (

@@ -1,11 +1,12 @@
 """Replay benchmark: what a match page's replay costs, for one whole random match of each game.
 
-Run ``python -m bench.replay``. For each game it plays one whole match with random legal actions
-(a fixed ``random.Random`` per game, so every run plays the same match), then times, without
-Django, what ``/matches/<id>/replay/`` does with its log: ``games.replay.replay`` (the seed and
-the events back to every state), ``replay_steps`` (every state's open view) and the JSON
-encoding, and what ``verify_match`` does (``games.replay.verify`` of the export record). It
-prints the milliseconds of each, the number of steps and the size of the JSON sent to the page.
+Run ``python -m bench.replay``. For each game of the registry it plays one whole match (its
+default options) with random legal actions (a fixed ``random.Random`` per game, so every run
+plays the same match), then times, without Django, what ``/matches/<id>/replay/`` does with its
+log: ``games.replay.replay`` (the seed and the events back to every state), ``replay_steps``
+(every state's open view) and the JSON encoding, and what ``verify_match`` does
+(``games.replay.verify`` of the export record). It prints the milliseconds of each, the number
+of steps and the size of the JSON sent to the page.
 """
 
 from __future__ import annotations
@@ -15,13 +16,8 @@ import random
 from time import perf_counter
 
 from games import replay
-from games.rules import get_game
+from games.rules import game_specs, get_game
 
-GAMES: dict[str, dict[str, object]] = {
-    "japanese_joker": {},
-    "classic_joker": {},
-    "japanese_whist": {},
-}
 SEED = "0" * 63 + "1"
 
 
@@ -39,7 +35,8 @@ def whole_match(game: str, options: dict[str, object]) -> list[replay.Event]:
 def main() -> None:
     print(f"{'game':16} {'steps':>6} {'replay ms':>10} {'views ms':>9} {'json ms':>8} "
           f"{'json KiB':>9} {'verify ms':>10}")  # fmt: skip
-    for game, options in GAMES.items():
+    for game in (spec.id for spec in game_specs()):
+        options: dict[str, object] = {}  # the defaults
         events = whole_match(game, options)
         start = perf_counter()
         steps = list(replay.replay(game, options, SEED, events))

@@ -23,7 +23,10 @@ transport.install()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        # Channels' stubs want its own pattern type; Django's ``path`` made these.
+        "websocket": AllowedHostsOriginValidator(
+            URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
+        ),
     }
 )
 

@@ -1,4 +1,4 @@
-"""The Celery app: tasks are thin wrappers around services (STYLE.md § 11)."""
+"""The Celery app: tasks are thin wrappers around services (docs/architecture.md § Tasks)."""
 
 from typing import Any
 

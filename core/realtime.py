@@ -1,4 +1,5 @@
-"""Publishing to websockets after commit (STYLE.md § 6): a rolled-back change sends nothing.
+"""Publishing to websockets after commit (docs/architecture.md § The shape): a rolled-back change
+sends nothing.
 
 A service calls :func:`publish_on_commit`; what happens after the commit depends on who called
 the service. A socket's database work runs through :func:`collecting` (``core.pool``), which

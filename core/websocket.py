@@ -33,6 +33,8 @@ CLOSE_POLICY = 4008  # flood, too many bad messages (RFC 1008)
 CLOSE_TOO_BIG = 4009  # frame over LIVE_MAX_MESSAGE_BYTES (RFC 1009)
 CLOSE_UNAVAILABLE = 4011  # the database cannot be reached (RFC 1011, which Daphne refuses)
 
+EventHandler = Callable[[dict[str, Any]], Awaitable[None]]  # of one channel-layer message
+
 
 def frame_text(content: dict[str, Any]) -> str:
     """A frame as the sockets put it on the wire: compact JSON."""
@@ -91,12 +93,18 @@ class PageLanguageMixin:
     def language(self) -> str:
         return scope_language(self.scope)
 
+    def event_handler(self, message: dict[str, Any]) -> EventHandler | None:
+        """What handles a channel-layer message: the method Channels names after its type
+        (``table.frame``: ``table_frame``). A socket that serves other apps' types adds them."""
+        handler: EventHandler | None = getattr(self, get_handler_name(message), None)
+        return handler
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without the ``close_old_connections`` it runs first on Django's
         one shared sync thread for every event: these sockets never touch the database on the
         event loop, their work runs in ``core.pool``, which closes stale connections around
         each call. The hop queued every frame of a process behind that thread."""
-        handler = getattr(self, get_handler_name(message), None)
+        handler = self.event_handler(message)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         if not self.language_active:

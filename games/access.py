@@ -6,8 +6,10 @@ Public and password tables are seen by everyone. A friends-only table is seen by
 the creator's friends, the invited and the seated; it is joined by the creator's friends and
 the invited (a password table by the invited or with its password).
 
-A table made by, or seating, someone who blocked a player is not available to that player
-(unless they sit there themselves): hidden in the lobby, its page and its seats refused.
+A table made by, or seating, someone who keeps a player away is not available to that player
+(unless they sit there themselves): hidden in the lobby, its page and its seats refused. Who
+keeps whom away is another app's word (``GAMES_PLAYERS_AVOIDING`` and ``GAMES_PLAYERS_AVOIDED``,
+``games.hooks``; social: a block); the rule is here.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Friendship, Player
 from core.errors import ServiceError
-from social.models import Block
 
+from . import hooks
 from .models import Invitation, Seat, Table
 
 
@@ -35,24 +37,24 @@ def visible_to(player: Player | None) -> Q:
         | Q(creator_id__in=Friendship.objects.filter(friend=player).values("player_id"))
         | Q(pk__in=Invitation.objects.filter(player=player).values("table_id"))
         | seated
-    ) & (seated | ~_blocked_out(player))
+    ) & (seated | ~_kept_from(player))
 
 
-def _blocked_out(player: Player) -> Q:
-    """Tables made by, or seating, someone who blocked ``player``."""
-    blockers = Block.objects.filter(blocked=player).values("blocker_id")
-    return Q(creator_id__in=blockers) | Q(
-        pk__in=Seat.objects.filter(player_id__in=blockers).values("table_id")
-    )
+def _kept_from(player: Player) -> Q:
+    """Tables made by, or seating, someone who keeps ``player`` away (none without a hook)."""
+    hidden = Q(pk__in=[])  # no table
+    for avoiding in hooks.players_avoiding(player):
+        hidden |= Q(creator_id__in=avoiding) | Q(
+            pk__in=Seat.objects.filter(player_id__in=avoiding).values("table_id")
+        )
+    return hidden
 
 
 def shut_out(table: Table) -> set[int]:
-    """The players a table is not available to: blocked by its creator or by someone seated
+    """The players a table is not available to: kept away by its creator or by someone seated
     (those seated there themselves keep it)."""
     seated = set(Seat.objects.filter(table=table).values_list("player_id", flat=True))
-    blockers = {table.creator_id, *seated}
-    blocked = Block.objects.filter(blocker_id__in=blockers).values_list("blocked_id", flat=True)
-    return set(blocked) - seated
+    return hooks.players_avoided({table.creator_id, *seated}) - seated
 
 
 def audience(table: Table) -> set[int] | None:
@@ -75,7 +77,7 @@ def may_see(player: Player | None, table: Table) -> bool:
 def require_available(player: Player, table: Table) -> None:
     """Joining a table of someone who blocked the player is refused in the words the lobby
     implies (it hides the table): the table is not available."""
-    if Table.objects.filter(_blocked_out(player), pk=table.pk).exists():
+    if Table.objects.filter(_kept_from(player), pk=table.pk).exists():
         raise ServiceError(gettext("This table is not available."), code="not_available")
 
 

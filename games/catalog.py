@@ -1,57 +1,74 @@
-"""The games the site offers, with the names people read, and the stakes a table may carry."""
+"""The games the site offers, in the reader's words, and the stakes a table may carry.
+
+What a game is called and what its options are come from the registry (``games.rules``): each
+game's spec carries English words marked for translation, and they are translated here, when
+they are shown. Nothing here knows one game from another.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-GAME_TITLES: dict[str, Any] = {
-    "japanese_joker": gettext_lazy("Japanese Joker"),
-    "classic_joker": gettext_lazy("Classic Georgian Joker"),
-    "japanese_whist": gettext_lazy("Japanese Whist"),
-}
+from .rules import Option, game_spec, game_specs, is_game
 
 # Domino Coin per seat; 0 is a free table (the only kind guests may join).
 STAKES: tuple[int, ...] = (0, 25, 50, 100, 250)
 
-# The rules engines name their options in English and know no Django; the site's words are here.
-OPTION_LABELS: dict[str, Any] = {
-    "points": gettext_lazy("Points to play to"),
-    "pulkas": gettext_lazy("Pulkas"),
-    "khishti": gettext_lazy("Khishti"),
-    "premia": gettext_lazy("Premia"),
-    "moshla": gettext_lazy("Moshla (premia cancels the others’ best deal)"),
-    "strict_joker": gettext_lazy("Strict joker (lead a joker only when nothing else is left)"),
-    "variant": gettext_lazy("Variant"),
-}
 
-VALUE_LABELS: dict[str, dict[Any, Any]] = {
-    "pulkas": {
-        "standard": gettext_lazy("Standard (24 deals)"),
-        "nines": gettext_lazy("Nines only (16 deals)"),
-    },
-    "variant": {"trumps": gettext_lazy("Trumps"), "spel_pass": gettext_lazy("Spel or pass")},
-}
+class GameTitles(Mapping[str, Promise]):
+    """Every registered game's id and title (translated when shown), in the registry's order.
 
+    A mapping that reads the registry each time, so it holds the games registered after this
+    module was imported (by the games app, for the installed apps that offer one).
+    """
 
-def option_label(name: str, fallback: str) -> str:
-    return str(OPTION_LABELS.get(name, fallback))
+    def __getitem__(self, game: str) -> Promise:
+        if not is_game(game):
+            raise KeyError(game)
+        return gettext_lazy(game_spec(game).title)
+
+    def __iter__(self) -> Iterator[str]:
+        return (spec.id for spec in game_specs())
+
+    def __len__(self) -> int:
+        return len(game_specs())
 
 
-def value_label(name: str, value: Any) -> str:
+GAME_TITLES = GameTitles()
+
+
+def game_choices() -> list[tuple[str, Promise]]:
+    """(id, title) of every game, for a select."""
+    return list(GAME_TITLES.items())
+
+
+def validate_game(value: object) -> None:
+    """A game column holds the id of a registered game (the registry, not ``choices``, so that
+    a new game needs no migration)."""
+    if not is_game(value):
+        raise ValidationError(_("%(value)r is not a game of this site."), params={"value": value})
+
+
+def option_label(option: Option) -> str:
+    return _(option.form_label or option.label)
+
+
+def value_label(option: Option, value: Any) -> str:
     if isinstance(value, bool):
         return _("on") if value else _("off")
-    return str(VALUE_LABELS.get(name, {}).get(value, value))
+    words = dict(option.value_labels).get(value)
+    return str(value) if words is None else _(words)
 
 
-def describe_options(game: str, options: dict[str, Any]) -> list[str]:
+def describe_options(game: str, options: Mapping[str, Any]) -> list[str]:
     """Options as short phrases for the lobby ("Points to play to: 21")."""
-    from .rules import get_game
-
     return [
-        f"{option_label(spec.name, spec.label)}: "
-        f"{value_label(spec.name, options.get(spec.name, spec.default))}"
-        for spec in get_game(game).option_specs
+        f"{option_label(option)}: {value_label(option, options.get(option.name, option.default))}"
+        for option in game_spec(game).options
     ]

@@ -8,9 +8,9 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
-from .catalog import STAKES, option_label, value_label
+from .catalog import STAKES, game_choices, option_label, value_label
 from .models import Table
-from .rules import get_game
+from .rules import Option, game_spec
 
 STAKE_CHOICES = [(0, gettext_lazy("Free"))] + [
     (s, format_lazy("{} {}", s, gettext_lazy("Domino Coin"))) for s in STAKES if s
@@ -66,25 +66,24 @@ class TableForm(forms.Form):
 
     def option_values(self) -> dict[str, Any]:
         return {
-            spec.name: self.cleaned_data[spec.name]
-            for spec in get_game(self.game_name).option_specs
+            option.name: self.cleaned_data[option.name]
+            for option in game_spec(self.game_name).options
         }
 
 
-def _option_field(spec: Any) -> forms.Field:
-    by_text = {str(value): value for value in spec.choices}
+def _option_field(option: Option) -> forms.Field:
+    by_text = {str(value): value for value in option.choices}
     return forms.TypedChoiceField(
-        label=option_label(spec.name, spec.label),
-        choices=[(str(value), value_label(spec.name, value)) for value in spec.choices],
-        initial=str(spec.default),
+        label=option_label(option),
+        choices=[(str(value), value_label(option, value)) for value in option.choices],
+        initial=str(option.default),
         coerce=by_text.__getitem__,
     )
 
 
 def table_form_for(game: str) -> type[TableForm]:
     """A form class with exactly this game's table options (rules files, "Table options")."""
-    engine = get_game(game)
-    fields = {spec.name: _option_field(spec) for spec in engine.option_specs}
+    fields = {option.name: _option_field(option) for option in game_spec(game).options}
     return type(
         f"{game.title().replace('_', '')}TableForm", (TableForm,), {**fields, "game_name": game}
     )
@@ -130,11 +129,9 @@ class LobbyFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from .catalog import GAME_TITLES
-
         game_field = self.fields["game"]
         assert isinstance(game_field, forms.ChoiceField)
-        game_field.choices = [("", gettext_lazy("All games")), *GAME_TITLES.items()]
+        game_field.choices = [("", gettext_lazy("All games")), *game_choices()]
 
 
 def lobby_filters(params: Any) -> tuple[str | None, int | None, int | None]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from django import forms
 from django.db import models
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -11,7 +13,35 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Player
 from core import jsontext
 
-from .catalog import GAME_TITLES
+from .catalog import GAME_TITLES, game_choices, validate_game
+
+
+class GameField(models.CharField):
+    """The id of a registered game: checked against the registry, not by ``choices``, so that a
+    new game needs no migration; a form (the admin's too) offers the registry's games."""
+
+    default_validators = [validate_game]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self) -> Any:
+        # In migrations a plain CharField: the column is one, and what it may hold is Python's
+        # business (a field class of its own would make SQLite rebuild the tables).
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.CharField", args, kwargs
+
+    def formfield(
+        self,
+        form_class: type[forms.Field] | None = None,
+        choices_form_class: type[forms.ChoiceField] | None = None,
+        **kwargs: Any,
+    ) -> forms.Field | None:
+        # Field's, not CharField's (a select has no max_length); a select, whatever widget a
+        # text field would get (the admin's).
+        kwargs.update(choices=game_choices, widget=forms.Select)
+        return models.Field.formfield(self, forms.ChoiceField, **kwargs)
 
 
 class Table(models.Model):
@@ -26,7 +56,7 @@ class Table(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
-    game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
+    game = GameField()
     options = models.JSONField(default=dict)
     stake = models.PositiveIntegerField(default=0, help_text="Domino Coin per seat; 0 is free.")
     visibility = models.CharField(
@@ -57,7 +87,7 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status", "game"])]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} table #{self.pk}"
+        return f"{GAME_TITLES.get(self.game, self.game)} table #{self.pk}"
 
     @property
     def is_free(self) -> bool:
@@ -162,7 +192,7 @@ class Match(models.Model):
     """The authoritative state of one match: the engine's ``to_dict()`` plus a version.
 
     Every move locks this row, applies through the engine, appends a MatchEvent and bumps the
-    version in one transaction (DESIGN.md § Matches).
+    version in one transaction (docs/architecture.md § How a move travels).
     """
 
     class Status(models.TextChoices):
@@ -171,7 +201,7 @@ class Match(models.Model):
         ABORTED = "aborted", _("Aborted")
 
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="match")
-    game = models.CharField(max_length=20, choices=list(GAME_TITLES.items()))
+    game = GameField()
     options = models.JSONField(default=dict)
     # Secret until the match ends; its hash may be shown from the start (provably fair).
     seed = models.CharField(max_length=64)
@@ -193,7 +223,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} match #{self.pk}"
+        return f"{GAME_TITLES.get(self.game, self.game)} match #{self.pk}"
 
 
 class MatchEvent(models.Model):

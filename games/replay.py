@@ -19,13 +19,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import GAME_MODULES, RulesError, State, get_game
+from .rules import RulesError, State, game_spec, get_game, is_game
 from .rules.cards import sorted_cards
 
 EXPORT_FORMAT = "joker-match"
 EXPORT_VERSION = 1
 MOVE_KINDS = ("act", "timeout", "bot")
-GAME_NAMES = tuple(GAME_MODULES)
 
 
 class ReplayError(ValueError):
@@ -101,27 +100,14 @@ def apply_event(state: State, event: Event) -> State:
 def open_view(state: State) -> dict[str, Any]:
     """The spectator's view plus every card in its place, face-down ones too.
 
-    Only for a match that is over (its seed is public then): ``hands`` is every seat's hand, a
-    Japanese Joker column or a Japanese Whist layout position carries its ``down`` card, and
-    ``pending`` holds each seat's cards still to be dealt after the trump (Japanese Joker, and
-    classic Joker's 9-card deals)."""
+    Only for a match that is over (its seed is public then): ``hands`` is every seat's hand, and
+    the game adds what else its spectators do not see (``GameSpec.open_cards``: a Japanese Joker
+    column's or a Japanese Whist layout position's ``down`` card, the cards still to be dealt
+    after the trump as ``pending``)."""
     view: dict[str, Any] = dict(state.view(None))
     stored = state.to_dict()
     view["hands"] = [sorted_cards(hand) for hand in stored["hands"]]
-    if view["game"] == "japanese_joker":
-        view["columns"] = [
-            [None if c is None else {"up": c[0], "down": c[1]} for c in columns]
-            for columns in stored["columns"]
-        ]
-        undealt = stored["undealt"]  # before the trump: each seat's 15 cards still to come
-        if undealt:
-            view["pending"] = [sorted_cards(undealt[15 * s : 15 * s + 15]) for s in (0, 1)]
-    elif view["game"] == "japanese_whist":
-        view["layout"] = [
-            [{"up": up, "down": down} for up, down in layout] for layout in stored["layout"]
-        ]
-    elif stored.get("pending"):  # classic Joker's 9-card deals: the six cards still to come
-        view["pending"] = [sorted_cards(cards) for cards in stored["pending"]]
+    view.update(game_spec(view["game"]).open_cards(stored))
     return view
 
 
@@ -129,9 +115,8 @@ def deal_cards(state: State) -> dict[str, Any]:
     """Where the deal put every card of the hand ``state`` starts (for the export's ``deals``)."""
     stored = state.to_dict()
     cards: dict[str, Any] = {"hands": stored["hands"]}
-    for key in ("columns", "layout", "undealt", "pending", "trump_card"):
-        if key in stored:
-            cards[key] = stored[key]
+    for key in game_spec(stored["game"]).deal_keys:
+        cards[key] = stored[key]
     return cards
 
 
@@ -231,7 +216,7 @@ def verify(record: Mapping[str, Any], stored_state: Mapping[str, Any] | None = N
             f"but the record commits to {record.get('seed_hash')}"
         )
     game = record.get("game")
-    if game not in GAME_NAMES:
+    if not is_game(game):
         return [*problems, f"game: {game!r} is not a game of this site"]
     options = record.get("options")
     if not isinstance(options, dict):

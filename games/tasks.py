@@ -1,4 +1,4 @@
-"""Celery tasks: thin and idempotent, each one service call (STYLE.md § 11).
+"""Celery tasks: thin and idempotent, each one service call (docs/architecture.md § Tasks).
 
 Each ends quietly when the database is unavailable (``core.outage``); its docstring says which
 later run does its work instead.

@@ -15,9 +15,8 @@ from accounts.access import client_ip
 from accounts.middleware import request_player
 from accounts.selectors import friends_of
 from core.errors import ServiceError
-from social import selectors as social
 
-from . import access, selectors
+from . import access, hooks, selectors
 from .catalog import GAME_TITLES, describe_options
 from .forms import (
     ComputerForm,
@@ -48,7 +47,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         more_query = urlencode(
             {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
         )
-    flagged = social.low_completion(s.player_id for t in page.tables for s in t.seats.all())
+    flagged = hooks.low_completion(s.player_id for t in page.tables for s in t.seats.all())
     context = {
         "tables": [lobby_entry(table, flagged) for table in page.tables],
         "table_count": page.count,
@@ -62,8 +61,8 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
             lobby_entry(table)
             for table in selectors.matches_being_played(player, limit=BEING_PLAYED_SHOWN)
         ],
-        "cooldown_notice": social.cooldown_notice(player),
         "computer_form": ComputerForm(),
+        **hooks.lobby_page_context(player),  # social: the cool-down notice
     }
     return render(request, "games/lobby.html", context)
 
@@ -122,7 +121,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "invitable": invitable,
         "online_ids": {f["id"] for f in selectors.friends_online(player)},
         "join_form": JoinForm(),
-        **social.table_page_context(player, table, seats),
+        **hooks.table_page_context(player, table, seats),  # social: chat, blocks, badges
         "computer_form": ComputerForm(),
         "free_seats": any(seat is None for seat in seats_by_position),
     }

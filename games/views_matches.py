@@ -14,7 +14,6 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_GET
 from accounts.middleware import request_player
 from accounts.models import Player
 
-from . import history, replay
+from . import history, hooks, replay
 from .catalog import GAME_TITLES, describe_options
 from .models import Match
 
@@ -142,9 +141,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "sheet": history.sheet_pulkas(sheet) if sheet else None,
         "step": step,
         "step_count": len(steps),
-        "panels": [
-            import_string(name)(request, match, seats) for name in settings.MATCH_PAGE_PANELS
-        ],
+        "panels": hooks.match_page_panels(request, match, seats),
     }
     return render(request, "games/match_page.html", context)
 

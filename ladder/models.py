@@ -12,18 +12,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 from games.catalog import GAME_TITLES
-from games.models import Match
+from games.models import GameField, Match
 
 from .rating import NEW_SKILL, Skill
-
-GAME_CHOICES = list(GAME_TITLES.items())
 
 
 class Rating(models.Model):
     """One registered player's standing in one game, kept in step with their rating changes."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = GameField()
     mu = models.FloatField(default=NEW_SKILL.mu)
     sigma = models.FloatField(default=NEW_SKILL.sigma)
     # The display rating (rating.Skill.display), stored so leaderboards sort in the database.
@@ -41,7 +39,7 @@ class Rating(models.Model):
         indexes = [models.Index(fields=["game", "display"], name="rating_leaderboard")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.get_game_display()}: {self.display}"
+        return f"{self.player} in {GAME_TITLES.get(self.game, self.game)}: {self.display}"
 
     @property
     def skill(self) -> Skill:
@@ -70,7 +68,7 @@ class RatingChange(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="rating_changes")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    game = GameField()
     seat = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()

@@ -1,4 +1,5 @@
-"""Celery tasks of the ladder: thin and idempotent, each one service call (STYLE.md § 11).
+"""Celery tasks of the ladder: thin and idempotent, each one service call (docs/architecture.md
+§ Tasks).
 
 ``rate_match`` is enqueued by name (``settings.MATCH_FINISHED_TASKS``) after the commit that
 finished a match; ``rate_unrated_matches`` is the beat's sweep for the tasks that were lost. Both

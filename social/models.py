@@ -1,7 +1,8 @@
 """Table chat, reports and sanctions, blocks, and the forfeits that cool-downs count.
 
-Kept apart from ``games`` and ``accounts``: those apps call in through a few hooks (the table
-socket, the join check, the forfeit, the sweep), and everything the social rules decide is here.
+Kept apart from ``games`` and ``accounts``, which import nothing of social: they call in through
+hooks named in settings (the table socket, the join check, the forfeit, the sweep, the pages;
+CONTRIBUTING.md § Hooks), and everything the social rules decide is here.
 """
 
 from __future__ import annotations

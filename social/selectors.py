@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
@@ -98,6 +98,18 @@ def blocked_among(player: Player | None, player_ids: Iterable[int]) -> list[Play
     return list(Player.objects.filter(pk__in=ids, blocked_by__blocker=player).order_by("name"))
 
 
+def players_blocking(player: Player) -> QuerySet[Block, int]:
+    """The ids of the players who blocked ``player``, as a query to nest
+    (``GAMES_PLAYERS_AVOIDING``: their tables are hidden from ``player``)."""
+    return Block.objects.filter(blocked=player).values_list("blocker_id", flat=True)
+
+
+def players_blocked_by(player_ids: set[int]) -> set[int]:
+    """The ids of the players any of these blocked (``GAMES_PLAYERS_AVOIDED``)."""
+    blocked = Block.objects.filter(blocker_id__in=player_ids)
+    return set(blocked.values_list("blocked_id", flat=True))
+
+
 # --- Pages ----------------------------------------------------------------------------------------
 
 
@@ -107,9 +119,20 @@ def cooldown_notice(player: Player | None) -> str:
     return cooldown_reason(cooldown) if cooldown is not None else ""
 
 
+def lobby_page_context(player: Player | None) -> dict[str, Any]:
+    """What the lobby page shows of the social rules (``GAMES_LOBBY_PAGE_CONTEXT``)."""
+    return {"cooldown_notice": cooldown_notice(player)}
+
+
+def friends_page_context(player: Player) -> dict[str, Any]:
+    """The friends page's block list (``ACCOUNTS_FRIENDS_PAGE_CONTEXT``)."""
+    return {"blocked": blocked_players(player)}
+
+
 def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -> dict[str, Any]:
-    """What the table page shows of the social rules: the chat panel's phrases and whether its
-    reader may write, the players at the table the reader blocked, the low-completion badges."""
+    """What the table page shows of the social rules (``GAMES_TABLE_PAGE_CONTEXT``): the chat
+    panel's phrases and whether its reader may write, the players at the table the reader
+    blocked, the low-completion badges."""
     seated = [seat.player_id for seat in seats]
     return {
         "chat_phrases": [(key, str(text)) for key, text in PHRASES.items()],

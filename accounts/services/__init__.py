@@ -1,4 +1,5 @@
-"""Every write in accounts is one of these functions (STYLE.md § 4), grouped by subject."""
+"""Every write in accounts is one of these functions (docs/architecture.md § The shape), grouped
+by subject."""
 
 from ..names import GUEST_PREFIX
 from .friends import (
@@ -14,6 +15,7 @@ from .players import (
     player_create_guest,
     player_for_user,
     player_seen,
+    user_deactivate,
 )
 from .wallet import (
     InsufficientCoins,
@@ -46,6 +48,7 @@ __all__ = [
     "player_seen",
     "split_pot",
     "stake_outcome",
+    "user_deactivate",
     "wallet_admin_adjust",
     "wallet_claim_daily",
     "wallet_open",

@@ -7,8 +7,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.errors import ServiceError
-from social.services.blocks import require_not_blocked
 
+from .. import hooks
 from ..models import FriendRequest, Friendship, Player
 from ..names import echoed_name
 from ..realtime import publish_friend_requests
@@ -48,7 +48,7 @@ def friend_request_send(*, sender: Player, username: str) -> FriendRequest:
         )
     if target.pk == sender.pk:
         raise ServiceError(gettext("You cannot send a friend request to yourself."), code="self")
-    require_not_blocked(sender=sender, target=target)
+    hooks.request_checks(sender=sender, target=target)  # social: blocks
     with transaction.atomic():
         _lock_pair(sender, target)
         if are_friends(sender, target):

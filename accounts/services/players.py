@@ -1,4 +1,4 @@
-"""Players: guests, and the player behind each registered user."""
+"""Players: guests, the player behind each registered user, and an account's deactivation."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from django.utils.translation import gettext
 
 from core.errors import ServiceError
 
+from .. import hooks
 from ..models import Player
 from ..names import guest_name
+from ..realtime import end_sockets
 from .wallet import wallet_open
 
 SESSION_GUEST_KEY = "guest_player_id"
@@ -69,3 +71,19 @@ def player_seen(*, player_id: int, now: datetime.datetime) -> None:
     Player.objects.filter(pk=player_id).filter(
         models.Q(last_seen_at__isnull=True) | models.Q(last_seen_at__lt=now - SEEN_EVERY)
     ).update(last_seen_at=now)
+
+
+def user_deactivate(*, user: User) -> None:
+    """Switch an account off (a moderator's ban, the user admin), in one transaction: the user
+    row, then what the apps above hold of its player (``ACCOUNTS_PLAYER_DEACTIVATED``: games
+    gives up or forfeits the seat); every socket of the player closes after the commit. The one
+    way an account is deactivated, so no save of a user has to look for it. Twice changes
+    nothing more."""
+    with transaction.atomic():
+        user.is_active = False
+        user.save(update_fields=["is_active"])  # Lock: the user row first (docs/concurrency.md).
+        player = Player.objects.filter(user=user).first()
+        if player is None:  # a user who never opened a page has no seat and no socket
+            return
+        end_sockets(player_id=player.pk)  # after the commit, ahead of the seat's frames
+        hooks.player_deactivated(player)

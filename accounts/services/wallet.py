@@ -1,4 +1,5 @@
-"""Domino Coin: every movement is a zero-sum transaction of ledger entries (DESIGN.md).
+"""Domino Coin: every movement is a zero-sum transaction of ledger entries
+(docs/architecture.md § How a coin travels).
 
 Rules every function here keeps:
 - a movement locks all the accounts it touches, in id order, before it reads a balance: two

@@ -13,16 +13,10 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 
+from .env import env_bool, env_list
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
-
-
-def env_bool(name: str, default: bool = False) -> bool:
-    return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 # --- Core -------------------------------------------------------------------------------------
@@ -280,90 +274,9 @@ AUTH_PASSWORD_VALIDATORS = [
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Joker <noreply@localhost>")
 
-# --- Domino Coin ------------------------------------------------------------------------------
+# --- The site's own settings: coins, tables, clocks, live play, hooks, chat, ladder --------------
 
-COIN_SIGNUP_GRANT = int(os.environ.get("COIN_SIGNUP_GRANT", 1000))
-# Once a day a player below the threshold may claim the top-up (enough for one top-stake table).
-COIN_DAILY_TOPUP_AMOUNT = int(os.environ.get("COIN_DAILY_TOPUP_AMOUNT", 250))
-COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
-
-# --- Tables and live play (site rules, docs/rules/README.md § 0.6) ------------------------------
-
-TABLE_IDLE_MINUTES = int(os.environ.get("TABLE_IDLE_MINUTES", 30))
-TURN_SECONDS = int(os.environ.get("TURN_SECONDS", 45))
-ABSENCE_GRACE_SECONDS = int(os.environ.get("ABSENCE_GRACE_SECONDS", 60))
-# A player whose socket pinged within this many seconds shows as online to friends.
-ONLINE_SECONDS = int(os.environ.get("ONLINE_SECONDS", 90))
-
-# --- Live play over websockets (issue 6; docs/protocol.md § Limits, § Clocks) -----------------
-
-# The table socket's guards: the largest frame, the rate (token bucket) and bad messages allowed.
-LIVE_MAX_MESSAGE_BYTES = int(os.environ.get("LIVE_MAX_MESSAGE_BYTES", 4096))
-LIVE_RATE_PER_SECOND = float(os.environ.get("LIVE_RATE_PER_SECOND", 10))
-LIVE_RATE_BURST = int(os.environ.get("LIVE_RATE_BURST", 30))
-LIVE_MAX_BAD_MESSAGES = int(os.environ.get("LIVE_MAX_BAD_MESSAGES", 10))
-# What a socket may have waiting for its client beyond what the kernel took (core/transport.py):
-# past it the socket closes with 4013. A table's state is a few KB, a lobby page tens of KB.
-LIVE_SEND_BUFFER_BYTES = int(os.environ.get("LIVE_SEND_BUFFER_BYTES", 256 * 1024))
-# A socket's ``sync`` is answered at most once this often; sooner ones share the next answer
-# (core/websocket.py). The protocol's backoff starts at 0.5 s ± 50 %.
-LIVE_SYNC_SECONDS = float(os.environ.get("LIVE_SYNC_SECONDS", 1.0))
-# Presence: each server process beats this often for all its sockets; a process whose beat is
-# older than the stale window is dead and the sweep removes its sockets (docs/protocol.md § How
-# presence survives a crash). Every few beats the process re-reads all its sockets' sessions.
-LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", 10))
-LIVE_SESSION_CHECK_BEATS = int(os.environ.get("LIVE_SESSION_CHECK_BEATS", 3))
-LIVE_CONNECTION_STALE_SECONDS = float(os.environ.get("LIVE_CONNECTION_STALE_SECONDS", 35))
-# The sweep is the site's clock: due turns and absences are found by their deadline.
-LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", 1))
-# A computer seat moves this long after its turn comes, so a person can follow the trick.
-BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", 0.8))
-# Threads for the sockets' database work in each server process; a table waiting on its lock
-# holds one of them, never the others. SQLite writes one at a time anyway. 0: no pool, Django's
-# one shared thread. Eight a process moved as many moves a second as sixteen on this 2-core
-# machine, with ~5 KB less memory per live table at 1,000 tables (make bench).
-LIVE_DB_THREADS = int(os.environ.get("LIVE_DB_THREADS", 8 if DATABASE_URL else 2))
-# Tasks enqueued (by name) when a match finishes, after the commit that ended it.
-MATCH_FINISHED_TASKS: list[str] = env_list("MATCH_FINISHED_TASKS", "ladder.tasks.rate_match")
-# Turn clocks run out this many times in a row: the seat abandoned the match
-# (docs/rules/README.md § 0.6).
-LIVE_TIMEOUTS_TO_ABANDON = int(os.environ.get("LIVE_TIMEOUTS_TO_ABANDON", 3))
-
-# The load bench's echo sockets (bench/echo.py): only config/settings/bench.py turns them on.
-BENCH_ECHO = False
-
-# The lobby sends and shows this many tables at a time, newest first, with the count of all.
-LOBBY_PAGE_SIZE = int(os.environ.get("LOBBY_PAGE_SIZE", 50))
-# Played matches per page of a history list (/matches/).
-MATCHES_PAGE_SIZE = int(os.environ.get("MATCHES_PAGE_SIZE", 25))
-# What other apps add to a match page (/matches/<id>/), by name: each is called with the request,
-# the match and its seats and returns HTML (the ladder's rating changes), so games imports none.
-MATCH_PAGE_PANELS: list[str] = env_list(
-    "MATCH_PAGE_PANELS", "ladder.views.match_panel,social.views.match_chat_panel"
-)
-
-# --- Chat, blocking, reputation and cool-downs (issue 17; docs/protocol.md § chat) -------------
-
-# Free text in the table chat: at most this long, and this many messages per window per player.
-CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", 200))
-CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", 5))
-CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", 10))
-# A socket opening a table gets at most this many of its latest chat lines.
-CHAT_HISTORY_LIMIT = int(os.environ.get("CHAT_HISTORY_LIMIT", 100))
-# A player who forfeits this many rated or stake matches (leaving or abandoning) within the window
-# may not sit for the next step of COOLDOWN_STEPS_MINUTES; a cool-down within the last
-# COOLDOWN_ESCALATION_DAYS makes the next one a step longer.
-COOLDOWN_QUITS = int(os.environ.get("COOLDOWN_QUITS", 3))
-COOLDOWN_WINDOW_HOURS = float(os.environ.get("COOLDOWN_WINDOW_HOURS", 24))
-COOLDOWN_STEPS_MINUTES: list[int] = [
-    int(step) for step in env_list("COOLDOWN_STEPS_MINUTES", "10,60,1440")
-]
-COOLDOWN_ESCALATION_DAYS = float(os.environ.get("COOLDOWN_ESCALATION_DAYS", 7))
-# Profiles show forfeits of this many days; a completion rate below the threshold (once a player
-# has started REPUTATION_MIN_MATCHES matches) gets a badge beside the name.
-REPUTATION_WINDOW_DAYS = int(os.environ.get("REPUTATION_WINDOW_DAYS", 30))
-REPUTATION_LOW_COMPLETION = float(os.environ.get("REPUTATION_LOW_COMPLETION", 0.8))
-REPUTATION_MIN_MATCHES = int(os.environ.get("REPUTATION_MIN_MATCHES", 3))
+from .play import *  # noqa: E402, F403
 
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------
 
@@ -384,18 +297,6 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
-
-# --- The ladder (issue 14; docs/ladder.md) ---------------------------------------------------
-
-# A rating is provisional ("1500?", off the leaderboards) until this many rated matches.
-LADDER_PROVISIONAL_MATCHES = int(os.environ.get("LADDER_PROVISIONAL_MATCHES", 10))
-# Leaderboards list players whose last rated match in that game is this recent.
-LADDER_ACTIVE_DAYS = int(os.environ.get("LADDER_ACTIVE_DAYS", 30))
-LADDER_PAGE_SIZE = int(os.environ.get("LADDER_PAGE_SIZE", 50))
-# The sweep rates finished rated matches left unrated (a lost task, a killed worker) once they
-# ended this long ago, so it does not race the task that is on its way.
-LADDER_SWEEP_SECONDS = float(os.environ.get("LADDER_SWEEP_SECONDS", 60))
-LADDER_SWEEP_AFTER_SECONDS = float(os.environ.get("LADDER_SWEEP_AFTER_SECONDS", 30))
 
 # --- Internationalisation ---------------------------------------------------------------------
 

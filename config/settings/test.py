@@ -21,6 +21,8 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The suite's own game (tests/toy_game): an installed app whose package has a GameSpec is a game.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.toy_game"]  # noqa: F405
 # Tasks queued from on_commit run in the test process; tests that exercise a worker start one.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

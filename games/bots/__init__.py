@@ -1,4 +1,5 @@
-"""Computer players: they choose from exactly what their seat may see (DESIGN.md § Apps).
+"""Computer players: they choose from exactly what their seat may see (docs/architecture.md
+§ The apps).
 
 A bot is ``choose(view, rng) -> action``, where ``view`` is the engine's ``state.view(seat)``
 for the seat to act (it carries the hand, the legal actions and the hand's tricks so far); no

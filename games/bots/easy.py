@@ -4,152 +4,29 @@ It wins a trick cheaply when it can and follows cheaply when the trick is lost, 
 for tricks that matter, leads its sure winners, names the trump its own cards favour, and in
 classic Joker bids the tricks its cards are likely to take and then plays to the bid: it takes
 while under, and sheds once it has its tricks. It is also the playout policy of the strong bot,
-so it reads a small :class:`Seen` that a view gives (``from_view``) and a sampled world gives
-cheaply (``from_world``), and it draws no randomness: the same situation, the same move.
+so it reads a small :class:`~games.rules.worlds.Seen` that each game gives from a view
+(``GameSpec.seen``) and, cheaply, from a sampled world (``GameSpec.seen_in_world``), and it draws
+no randomness: the same situation, the same move.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from ..rules import game_spec
 from ..rules.cards import RANK_VALUE, RANKS, SUITS, is_joker
-from ..rules.classic_joker.state import trick_winner as classic_winner
 from ..rules.contract import Action
-from ..rules.japanese_joker import trick_winner as japanese_joker_winner
-from ..rules.japanese_whist import trick_winner as japanese_whist_winner
 from ..rules.tricks import Play
+from ..rules.worlds import Seen
 
-WINNERS = {
-    "japanese_joker": japanese_joker_winner,
-    "japanese_whist": japanese_whist_winner,
-    "classic_joker": classic_winner,
-}
 FACES = {"A": 1.0, "K": 0.7, "Q": 0.4, "J": 0.2}
-
-
-class Seen:
-    """What the easy rules look at: one seat's decision, as its view shows it."""
-
-    __slots__ = (
-        "bids",
-        "cards",
-        "deal_cards",
-        "game",
-        "goal_low",
-        "legal",
-        "others_up",
-        "out",
-        "players",
-        "seat",
-        "tops",
-        "trick",
-        "tricks",
-        "trump",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        *,
-        game: str,
-        seat: int,
-        players: int,
-        legal: list[Action],
-        cards: list[str],
-        trick: list[Play],
-        trump: str | None,
-        out: Collection[str],
-        tricks: Any,
-        bids: Any = None,
-        deal_cards: int | None = None,
-        goal_low: bool = False,
-        others_up: list[str] | None = None,
-    ) -> None:
-        self.game = game
-        self.seat = seat
-        self.players = players
-        self.legal = legal
-        self.cards = cards
-        self.trick = trick
-        self.trump = trump
-        self.out = out
-        self.tricks = tricks
-        self.bids = bids
-        self.deal_cards = deal_cards
-        self.goal_low = goal_low
-        self.others_up = others_up or []
-        self.tops: dict[str, int] | None = None
-
-
-def from_view(view: Mapping[str, Any]) -> Seen:
-    """The :class:`Seen` of a seat's view (the seat to act)."""
-    game = view["game"]
-    seat = view["seat"]
-    out = {play["card"] for trick in view["hand_tricks"] for play in trick["plays"]}
-    cards = list(view.get("hand", ()))
-    others_up: list[str] = []
-    if game == "japanese_whist":
-        for owner, layout in enumerate(view["layout"]):
-            ups = [pos["up"] for pos in layout if pos is not None and pos["up"] is not None]
-            if owner == seat:
-                cards.extend(ups)
-            else:
-                others_up.extend(ups)
-    elif game == "japanese_joker":
-        cards.extend(column["up"] for column in view["columns"][seat] if column is not None)
-    elif game == "classic_joker" and view.get("trump_card"):
-        out.add(view["trump_card"])
-    return Seen(
-        game=game,
-        seat=seat,
-        players=view["players"],
-        legal=view["legal"],
-        cards=cards,
-        trick=[Play.from_public(play) for play in view["trick"]],
-        trump=view.get("trump"),
-        out=out,
-        tricks=view["tricks"],
-        bids=view.get("bids"),
-        deal_cards=view.get("cards"),
-        goal_low=view.get("contract") == "pass",
-        others_up=others_up,
-    )
-
-
-def from_world(state: Any) -> Seen:
-    """The :class:`Seen` of the seat to act in a sampled world (the strong bot's playouts)."""
-    module = type(state).__module__
-    seat = state.to_act
-    if module.endswith("japanese_joker"):
-        ups = [column[0] for column in state.columns[seat] if column is not None]
-        return Seen(
-            game="japanese_joker", seat=seat, players=2,
-            legal=state.legal_actions(), cards=[*state.hands[seat], *ups], trick=list(state.trick),
-            trump=state.trump, out=state.played, tricks=state.tricks,
-        )  # fmt: skip
-    if module.endswith("japanese_whist"):
-        cards = [up for up, _ in state.layouts[seat] if up is not None]
-        others_up = [up for up, _ in state.layouts[1 - seat] if up is not None]
-        return Seen(
-            game="japanese_whist", seat=seat, players=2,
-            legal=state.legal_actions(), cards=cards + list(state.hands[seat]),
-            trick=list(state.trick), trump=state.trump, out=state.won[0] + state.won[1],
-            tricks=state.tricks, goal_low=state.contract == "pass", others_up=others_up,
-        )  # fmt: skip
-    out = state.played
-    if state.trump_card is not None:
-        out = (*out, state.trump_card)
-    return Seen(
-        game="classic_joker", seat=seat, players=4, legal=state.legal_actions(),
-        cards=list(state.hands[seat]), trick=list(state.trick), trump=state.trump, out=out,
-        tricks=state.tricks, bids=state.bids, deal_cards=state.cards,
-    )  # fmt: skip
 
 
 def choose(view: Mapping[str, Any], rng: random.Random | None = None) -> Action:
     """The easy bot's action for the seat whose ``view`` this is (``rng`` is not needed)."""
-    return decide(from_view(view))
+    return decide(game_spec(view["game"]).seen(view))
 
 
 def decide(seen: Seen) -> Action:
@@ -225,7 +102,7 @@ def _bid(seen: Seen) -> Action:
 
 
 def _wants_tricks(seen: Seen) -> bool:
-    if seen.game == "classic_joker":
+    if seen.bids is not None:  # a bidding game
         taken, bid = seen.tricks[seen.seat], seen.bids[seen.seat] or 0
         return taken != bid  # under: take; over: take what comes (10 a trick); made: shed
     return not seen.goal_low
@@ -239,13 +116,11 @@ def _cost(action: Action, trump: str | None) -> int:
     return RANK_VALUE[card[0]] + (20 if card[1] == trump else 0)
 
 
-def _sure(card: str, seen: Seen) -> bool:
-    """No higher card of its suit is still to be played by anyone else."""
+def _sure(card: str, tops: dict[str, int]) -> bool:
+    """No higher card of its suit is still to be played by anyone else (``tops``: of
+    :func:`_top_unseen`)."""
     if card[0] == "X":
         return False
-    tops = seen.tops
-    if tops is None:
-        seen.tops = tops = _top_unseen(seen)
     return RANK_VALUE[card[0]] > tops.get(card[1], 0)
 
 
@@ -268,7 +143,7 @@ def _plays_with(seen: Seen, action: Action) -> list[Play]:
 
 
 def _wins(seen: Seen, action: Action) -> bool:
-    return WINNERS[seen.game](_plays_with(seen, action), seen.trump) == seen.seat
+    return seen.trick_winner(_plays_with(seen, action), seen.trump) == seen.seat
 
 
 def _joker_matters(seen: Seen) -> bool:
@@ -279,7 +154,7 @@ def _joker_matters(seen: Seen) -> bool:
         card = play.card
         if is_joker(card) or card[1] == seen.trump or RANK_VALUE[card[0]] >= RANK_VALUE["Q"]:
             return True
-    if seen.game == "classic_joker":
+    if seen.bids is not None:
         need = (seen.bids[seen.seat] or 0) - seen.tricks[seen.seat]
         return need >= len(seen.cards) - 1
     return False
@@ -295,7 +170,8 @@ def _follow(seen: Seen) -> Action:
         winners = [a for a in plain if _wins(seen, a)]
         if winners:
             if not last:  # someone still plays: a sure winner if there is one
-                sure = [a for a in winners if _sure(a["card"], seen)]
+                tops = _top_unseen(seen)
+                sure = [a for a in winners if _sure(a["card"], tops)]
                 if sure:
                     return min(sure, key=lambda a: _cost(a, trump))
             return min(winners, key=lambda a: _cost(a, trump))
@@ -322,7 +198,8 @@ def _lead(seen: Seen) -> Action:
     plain = [a for a in legal if not is_joker(a["card"])]
     jokers = [a for a in legal if is_joker(a["card"])]
     if _wants_tricks(seen):
-        sure = [a for a in plain if _sure(a["card"], seen)]
+        tops = _top_unseen(seen) if plain else {}
+        sure = [a for a in plain if _sure(a["card"], tops)]
         if sure:  # side-suit winners first, then the top trumps
             return max(sure, key=lambda a: (a["card"][1] != trump, RANK_VALUE[a["card"][0]]))
         if jokers and (not plain or len(seen.cards) <= 2 * len({a["card"] for a in jokers})):

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ..rules import GameSpec, State, game_spec
 from ..rules.cards import RANK_VALUE, is_joker
 from ..rules.contract import Action
 from . import easy, worlds
@@ -49,6 +50,7 @@ def choose(
     first = easy.choose(view)
     candidates.sort(key=lambda action: action != first)
     seat = view["seat"]
+    spec = game_spec(view["game"])
     totals = [0.0] * len(candidates)
     tried = [0] * len(candidates)
     round_cost = 0.0
@@ -60,7 +62,7 @@ def choose(
         for index, action in enumerate(candidates):
             if deadline is not None and (done or index) and time.perf_counter() > deadline:
                 break
-            totals[index] += playout(world.apply(action), seat, world)
+            totals[index] += playout(spec, world.apply(action), seat, world)
             tried[index] += 1
         round_cost = max(round_cost, time.perf_counter() - began)
     best = max(
@@ -70,19 +72,13 @@ def choose(
     return candidates[best]
 
 
-def playout(state: Any, seat: int, start: Any) -> float:
+def playout(spec: GameSpec, state: State, seat: int, start: State) -> float:
     """Play the hand out with the easy policy; the seat's points minus its opponents'."""
     hand = start.hand_number
+    seen = spec.seen_in_world
     while state.to_act is not None and state.hand_number == hand:
-        state = state.apply(easy.decide(easy.from_world(state)))
-    return _result(state, seat, start)
-
-
-def _result(state: Any, seat: int, start: Any) -> float:
-    if hasattr(state, "previous") and state.previous is not None:  # classic Joker: the deal
-        points = state.previous.points  # raw deal points, before any premia
-    else:
-        points = [after - before for after, before in zip(state.scores, start.scores, strict=True)]
+        state = state.apply(easy.decide(seen(state)))
+    points = spec.playout_points(start, state)
     others = [points[other] for other in range(len(points)) if other != seat]
     return points[seat] - sum(others) / len(others)
 

@@ -21,9 +21,8 @@ from accounts.services import player_seen
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.pool import run_db
 from core.websocket import GuardedJsonConsumer
-from social.selectors import low_completion
 
-from .. import realtime
+from .. import hooks, realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..forms import lobby_filters
 from ..selectors import friends_online, lobby_page
@@ -41,7 +40,9 @@ def localized(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _page(player: Any, game: str | None, stake: int | None, before: int | None) -> dict[str, Any]:
     page = lobby_page(player, game=game, stake=stake, before=before)
-    flagged = low_completion(seat.player_id for table in page.tables for seat in table.seats.all())
+    flagged = hooks.low_completion(
+        seat.player_id for table in page.tables for seat in table.seats.all()
+    )
     return {
         "tables": [lobby_entry(table, flagged) for table in page.tables],
         "count": page.count,

@@ -3,7 +3,9 @@
 Everything the socket says is documented in ``docs/protocol.md``; every rule of play, presence
 and time lives in ``games.services``. What lives here is the edge: who is asking (from the
 session, never from the client), the guards (frame size, rate, garbage, session still valid),
-and forwarding the frames the services published to this socket's groups. Every message is
+and forwarding the frames the services published to this socket's groups. The message types
+other apps serve here (social's chat and reports) reach them through
+``GAMES_TABLE_SOCKET_HANDLERS`` (``games.hooks``), with the same guards. Every message is
 handled in the language of the page that opened the socket, so each error reads in it.
 
 The handshake is accepted before anything is read from the database, and all database work runs
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 from django.db import OperationalError
@@ -26,12 +29,10 @@ from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.errors import ServiceError
 from core.outage import database_unavailable, is_connection_failure
 from core.pool import run_db, run_db_unsent
-from core.websocket import CLOSE_UNAVAILABLE, GuardedJsonConsumer
-from social import selectors as social_selectors
-from social.services import chat, moderation
+from core.websocket import CLOSE_UNAVAILABLE, EventHandler, GuardedJsonConsumer
 
-from .. import realtime
-from ..messages import Act, BadMessage, Chat, Leave, Ping, Rematch, Report, Suggest, Sync, decode
+from .. import hooks, realtime
+from ..messages import Act, BadMessage, Leave, Ping, Rematch, Suggest, Sync, decode
 from ..services import bots, move_rows, moves, presence, rematch
 from .heartbeat import heartbeat
 
@@ -101,7 +102,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             return
         self.registered = True
         await self._take(snapshot)
-        await self._chat_history()
+        for served in hooks.table_socket_handlers():
+            if served.opened is not None:
+                await served.opened(self)
 
     async def disconnect(self, code: int) -> None:
         await self._unregister()
@@ -139,15 +142,18 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     # --- Inbound ---------------------------------------------------------------------------------
 
     async def receive_message(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
+        served = hooks.table_socket_messages()
+        action_id = None
         try:
-            message = decode(content)
+            if isinstance(kind, str) and kind in served:
+                await served[kind](self, content)  # decodes first, as ``decode`` does here
+            else:
+                message = decode(content, also=served)
+                action_id = getattr(message, "id", None)
+                await getattr(self, f"handle_{message.type}")(message)
         except BadMessage as error:
             await self.bad_message(str(error), code=error.code, action_id=error.id)
-            return
-        handler = getattr(self, f"handle_{message.type}")
-        action_id = getattr(message, "id", None)
-        try:
-            await handler(message)
         except ServiceError as error:
             await self.send_error(error.code, str(error), action_id=action_id)
             if error.code == "stale":
@@ -155,12 +161,13 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             elif error.code == "session":
                 await self.end_session()
         except OperationalError as error:  # a lock not had in time (DB_LOCK_TIMEOUT_MS), or none
-            self._database_failed(error, "Table %s busy: %s refused", self.table_id, message.type)
+            self._database_failed(error, "Table %s busy: %s refused", self.table_id, kind)
             await self.send_error(
                 "busy", gettext("The table is busy; send that again in a moment."), action_id
             )
 
-    async def _require_seat(self) -> None:
+    async def require_session(self) -> None:
+        """A player's message needs the session the socket opened with to be alive still."""
         if self.player_id is not None and not await self.session_valid():
             await self.end_session()
             raise ServiceError(gettext("Your session has ended; log in again."), code="session")
@@ -172,7 +179,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             raise ServiceError(
                 gettext("You are watching this table; only its players move."), code="not_seated"
             )
-        await self._require_seat()
+        await self.require_session()
         outcome, messages = await run_db_unsent(
             moves.match_act,
             table_id=self.table_id,
@@ -183,7 +190,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             session_key=self.session_key,
         )
         # The mover hears its ack first, then every socket its state.
-        await self._send(
+        await self.send_frame(
             {
                 "type": "ack",
                 "id": message.id,
@@ -211,7 +218,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def handle_ping(self, message: Ping) -> None:
         version = await run_db(move_rows.match_version, self.table_id)
-        await self._send(
+        await self.send_frame(
             {"type": "pong", "version": version, "server_time": timezone.now().isoformat()}
         )
 
@@ -221,14 +228,14 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                 gettext("You are watching this table; there is no seat to leave."),
                 code="not_seated",
             )
-        await self._require_seat()
+        await self.require_session()
         outcome, messages = await run_db_unsent(
             moves.match_leave,
             table_id=self.table_id,
             player=self.player,
             session_key=self.session_key,
         )
-        await self._send(
+        await self.send_frame(
             {"type": "ack", "id": None, "version": outcome.version, "duplicate": False}
         )
         await realtime.send_all(messages)
@@ -238,7 +245,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             raise ServiceError(
                 gettext("Only the match’s players can ask for a rematch."), code="not_seated"
             )
-        await self._require_seat()
+        await self.require_session()
         await run_db(
             rematch.rematch_accept,
             table_id=self.table_id,
@@ -246,63 +253,28 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             accept=message.accept,
         )
 
-    # --- Chat and reports (social.services; docs/protocol.md § chat) ---------------------------
-
-    async def handle_chat(self, message: Chat) -> None:
-        await self._require_seat()
-        await run_db(
-            chat.chat_send,
-            table_id=self.table_id,
-            player=self.player,
-            phrase=message.phrase,
-            text=message.text,
-        )
-
-    async def handle_report(self, message: Report) -> None:
-        report = await run_db(
-            moderation.report_create,
-            reporter=self.player,
-            table_id=self.table_id,
-            player_id=message.player,
-            message_id=message.message,
-            reason=message.reason,
-        )
-        await self._send({"type": "reported", "id": report.pk})
-
-    async def table_chat(self, event: dict[str, Any]) -> None:
-        """A chat line: a spectators' line never reaches a seat while the match is on (the
-        service sends it to the spectators' group; a socket that just found its seat may still
-        be there), and a line from a player this socket's player blocked never arrives."""
-        if event["rail_only"] and self.seat is not None:
-            return
-        if self.player_id is not None and self.player_id in event["hide_from"]:
-            return
-        await self._send(social_selectors.localized_line(event["frame"]))
-
-    async def _chat_history(self) -> None:
-        lines = await run_db(
-            social_selectors.chat_history,
-            table_id=self.table_id,
-            viewer=self.player,
-            seat=self.seat,
-        )
-        if lines:
-            frames = [social_selectors.localized_line(line) for line in lines]
-            await self._send({"type": "chat_history", "messages": frames})
-
     async def handle_suggest(self, message: Suggest) -> None:
         """The strong bot's choice for this seat's own view, to this socket only."""
         if self.seat is None:
             raise ServiceError(gettext("Only the match’s players can ask."), code="not_seated")
-        await self._require_seat()
+        await self.require_session()
         hint = await run_db(
             bots.hint_claim, player=self.player, table_id=self.table_id, version=message.version
         )
         # The search is pure CPU on the view: off the event loop and off the database threads.
         action = await asyncio.to_thread(bots.hint_choose, hint)
-        await self._send({"type": "suggestion", "version": hint.version, "action": action})
+        await self.send_frame({"type": "suggestion", "version": hint.version, "action": action})
 
     # --- Outbound --------------------------------------------------------------------------------
+
+    def event_handler(self, message: dict[str, Any]) -> EventHandler | None:
+        """The socket's own handler of a channel-layer message, else the one another app serves
+        for its type (``GAMES_TABLE_SOCKET_HANDLERS``: social's chat lines)."""
+        own = super().event_handler(message)
+        if own is not None:
+            return own
+        served = hooks.table_socket_events().get(message["type"])
+        return None if served is None else partial(served, self)
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A frame a service published to one of this socket's groups, already projected and
@@ -320,7 +292,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             self.state_version = event["version"]
         await self.send_text(event["text"])
         if event["kind"] == "match_over":
-            await self._chat_history()  # the spectators' lines are now everyone's
+            for served in hooks.table_socket_handlers():
+                if served.match_over is not None:
+                    await served.match_over(self)
 
     async def layer_restored(self, event: dict[str, Any]) -> None:
         if self.registered:
@@ -342,7 +316,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def _take(self, snapshot: presence.Snapshot, *, replaceable: bool = False) -> None:
         await self._become(snapshot.seat)
-        await self._send(snapshot.frame, replaceable=replaceable)
+        await self.send_frame(snapshot.frame, replaceable=replaceable)
 
     async def _become(self, seat: int | None) -> None:
         self.seat = seat
@@ -352,7 +326,9 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         else:
             await self.leave(spectators)
 
-    async def _send(self, frame: dict[str, Any], *, replaceable: bool = False) -> None:
+    async def send_frame(self, frame: dict[str, Any], *, replaceable: bool = False) -> None:
+        """One frame to this socket's client (the other apps' handlers send through here too),
+        its version noted."""
         self._saw(frame.get("version"))
         if frame["type"] == "state":
             self.state_version = frame["version"]

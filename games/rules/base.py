@@ -5,11 +5,13 @@ The engines never import Django: they are pure functions of (options, seed, acti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
+
+T = TypeVar("T")
 
 # The shape of a plain play, shown in the messages that refuse a malformed one.
 PLAY_EXAMPLE = '{"type": "play", "card": "QH"}'
@@ -98,12 +100,20 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class Option:
-    """One table option: the values a table may carry and the one it gets when none is given."""
+    """One table option: the values a table may carry and the one it gets when none is given.
+
+    The words are English, marked with :func:`gettext_noop` so that the site can translate them:
+    ``label`` names the option (in a refusal too), ``form_label`` is what the table form and the
+    lobby say when that needs more words, and ``value_labels`` name the values that are not
+    shown as they are (a bool is "on" or "off").
+    """
 
     name: str
     label: str
     choices: tuple[Any, ...]
     default: Any
+    form_label: str = ""
+    value_labels: tuple[tuple[Any, str], ...] = ()
 
 
 def parse_options(specs: tuple[Option, ...], given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -131,18 +141,56 @@ def parse_options(specs: tuple[Option, ...], given: Mapping[str, Any] | None) ->
     return parsed
 
 
-def writable_twin(frozen: type) -> type:
-    """A class with the slots of the frozen slots dataclass ``frozen``, without its guard.
+def evolver(frozen: type[T], *fields: str) -> Callable[..., T]:
+    """The one way a move builds the next state: a copy of a ``frozen`` with some fields changed.
 
-    A move builds the next state from the last one with a few fields changed. Through the
-    dataclass (its ``__init__`` or :func:`dataclasses.replace`) each field costs a call of
-    ``object.__setattr__``, a frozen dataclass's only way in, and that made a move several times
-    dearer than all of its rules. An engine copies the fields into a twin with plain attribute
-    stores, changes what the move changes, and then makes the twin a ``frozen`` by assigning its
+    ``evolver(State)`` takes the changes by keyword (``evolve(state, phase=…)``), any fields;
+    ``evolver(State, "to_act", "hands")`` takes the new values of exactly those fields, by
+    position in that order, for a move's hot path. ``frozen`` is a frozen slots dataclass.
+
+    Through the dataclass (its ``__init__`` or :func:`dataclasses.replace`) each field costs a
+    call of ``object.__setattr__``, a frozen dataclass's only way in, and that made a move several
+    times dearer than all of its rules. So the function is written for the class once, here, as
+    a hand-written copy would be: it copies the fields into a twin (the same slots, without the
+    guard) with plain attribute stores, then makes the twin a ``frozen`` by assigning its
     ``__class__`` (Python allows it: the two layouts are the same). From then on it is as frozen
-    as a state built any other way; the twin never leaves the engine's ``_evolve``.
+    as a state built any other way; the twin never leaves the function.
     """
-    return type(f"{frozen.__name__}Twin", (), {"__slots__": vars(frozen)["__slots__"]})
+    slots: tuple[str, ...] = tuple(vars(frozen)["__slots__"])
+    if not set(fields) <= set(slots) or len(set(fields)) != len(fields):
+        raise TypeError(f"{frozen.__name__} has no distinct fields {fields!r}")
+    if any(name.startswith("_") for name in slots):
+        raise TypeError(f"{frozen.__name__} has a field starting with _, which evolve reserves")
+    if fields:
+        params = ", ".join(fields)
+        stores = [f"_n.{n} = {n}" if n in fields else f"_n.{n} = _old.{n}" for n in slots]
+    else:
+        params = "*, " + ", ".join(f"{name}=_SAME" for name in slots)
+        stores = [f"_n.{n} = _old.{n} if {n} is _SAME else {n}" for n in slots]
+    source = "\n    ".join(
+        [
+            f"def evolve(_old, /, {params}):",
+            "_n = _new(_Twin)",
+            *stores,
+            "_n.__class__ = _Frozen",
+            "return _n",
+        ]
+    )
+    twin = type(f"{frozen.__name__}Twin", (), {"__slots__": slots})
+    namespace: dict[str, Any] = {
+        "_SAME": _SAME,
+        "_new": object.__new__,
+        "_Twin": twin,
+        "_Frozen": frozen,
+    }
+    # The source names only the slots of ``frozen``; no slot starts with "_", the prefix of the
+    # names it uses itself.
+    exec(source, namespace)
+    evolve: Callable[..., T] = namespace["evolve"]
+    return evolve
+
+
+_SAME = object()  # an evolve argument not given: the field keeps its value
 
 
 class TableOptions:

@@ -1,9 +1,12 @@
 """The engine contract: what every game object and every state offers, as typing Protocols.
 
-DESIGN.md § Rules engines and docs/rules/README.md § 0.3 say it in words; this module says it to
-mypy, so the server, the bots, the turn clock and the benchmark can rely on it for any game.
+docs/architecture.md § The game registry and docs/rules/README.md § 0.3 say it in words; this
+module says it to mypy, so the server, the bots, the turn clock and the benchmark can rely on it
+for any game.
 The three engines (``japanese_joker``, ``classic_joker``, ``japanese_whist``) implement it with
-frozen slots dataclasses: a state is a value, and ``apply`` returns a new one.
+frozen slots dataclasses: a state is a value, and ``apply`` returns a new one. What the site needs
+of a game beyond its engine (its words, its help page and renderer, the worlds a computer player
+imagines from a view, the replay's open cards) is the game's ``GameSpec`` (``registry.py``).
 """
 
 from collections.abc import Mapping

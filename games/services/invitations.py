@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext
 
+from accounts import hooks as accounts_hooks
 from accounts.models import Friendship, Player
 from core.errors import ServiceError
-from social.services import blocks
 
 from .. import realtime
 from ..models import Invitation
@@ -26,7 +26,7 @@ def table_invite(*, inviter: Player, table_id: int, friend_id: int) -> Invitatio
         friend = Player.objects.filter(pk=friend_id).first()
         if friend is None or not Friendship.objects.filter(player=inviter, friend=friend).exists():
             raise ServiceError(gettext("You can invite only your friends."), code="not_friend")
-        blocks.require_not_blocked(sender=inviter, target=friend)
+        accounts_hooks.request_checks(sender=inviter, target=friend)  # social: blocks
         if table.seats.filter(player=friend).exists():
             raise ServiceError(
                 gettext("%(name)s is already at this table.") % {"name": friend.name}, code="seated"

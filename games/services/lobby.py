@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from social.selectors import low_completion
-
-from .. import access, realtime
+from .. import access, hooks, realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..models import Table
 from .matches import publish_roles
@@ -21,11 +19,11 @@ from .matches import publish_roles
 def lobby_entry(table: Table, flagged: set[int] | None = None) -> dict[str, Any]:
     """What the lobby shows of an open table; the same for the page and the websocket.
 
-    ``flagged``: the players with a low completion rate (``social.selectors.low_completion``),
-    found once for a whole page; looked up for this table alone when not given."""
+    ``flagged``: the players with a low completion rate (``hooks.low_completion``), found once
+    for a whole page; looked up for this table alone when not given."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.position)
     if flagged is None:
-        flagged = low_completion({seat.player_id for seat in seats} | {table.creator_id})
+        flagged = hooks.low_completion({seat.player_id for seat in seats} | {table.creator_id})
     return {
         "id": table.pk,
         "game": table.game,

@@ -24,11 +24,10 @@ from django.utils import timezone
 
 from accounts.services import stake_outcome, wallet_refund, wallet_settle
 from core import rows
-from social.services.cooldowns import forfeit_recorded
 
-from .. import frames, realtime
+from .. import frames, hooks, realtime
 from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
-from ..rules import get_game
+from ..rules import State, get_game
 from .clock import Clocks, Limits, SeatClock, next_clocks
 from .jobs import enqueue_on_commit
 
@@ -60,7 +59,7 @@ def table_seats(table_id: int) -> list[Seat]:
     )
 
 
-def engine_state(match: Match) -> Any:
+def engine_state(match: Match) -> State:
     return get_game(match.game).from_dict(match.state)
 
 
@@ -190,6 +189,7 @@ def match_started(match: Match) -> None:
     match.save(update_fields=["turn_deadline", "watched"])
     publish_state(match, state, seats, now)
     publish_roles(match.table_id)
+    hooks.match_started(match, seats)
 
 
 # --- Recording an event ---------------------------------------------------------------------------
@@ -233,6 +233,7 @@ def record_event(
     publish_state(match, state, seats, now)
     if state.is_over:
         publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+        hooks.match_ended(match, seats)
         # Enqueued after the frames: a hook's own message (the ladder's rating) follows the end
         # even when the task runs at once (eagerly, in tests).
         for task_name in settings.MATCH_FINISHED_TASKS:
@@ -253,7 +254,7 @@ def forfeit_seat(
 ) -> None:
     """2-player games end; classic Joker goes on with a computer in the seat (docs/rules/README.md
     § 0.6). Before every seat has moved the match is aborted instead. Either way the forfeit is
-    the player's: it counts for their cool-downs and reputation."""
+    the player's, told once to ``GAMES_SEAT_FORFEITED`` (social's cool-downs and reputation)."""
     begun = every_seat_moved(match, seats)
     new_state = state.forfeit(seat.position)
     seat.forfeited = True
@@ -261,7 +262,7 @@ def forfeit_seat(
     seat.is_bot = begun and not new_state.is_over  # only classic Joker plays on after a forfeit
     seat.bot_strength = "easy" if seat.is_bot else seat.bot_strength
     seat.save(update_fields=["forfeited", "absence_deadline", "is_bot", "bot_strength"])
-    forfeit_recorded(match, seats, seat, reason=reason, now=now)  # cool-downs, reputation
+    hooks.seat_forfeited(match, seats, seat, reason=reason, now=now)
     if not begun:
         _abort(match, seats, seat=seat.position, reason=reason, now=now)
         return
@@ -355,3 +356,4 @@ def _abort(match: Match, seats: list[Seat], seat: int | None, reason: str, now: 
     _free_table(match.table, seats, Table.Status.CANCELLED, now)
     publish_state(match, engine_state(match), seats, now)
     publish_to_table(match.table_id, frames.match_over_frame(match, seats))
+    hooks.match_ended(match, seats)

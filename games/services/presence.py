@@ -24,9 +24,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Player
 from core.errors import ServiceError
-from social.services.cooldowns import lapse_clear, server_lost
 
-from .. import access, frames
+from .. import access, frames, hooks
 from ..models import LiveServer, Match, Seat, Table, TableConnection
 from .matches import (
     arm_clocks,
@@ -113,7 +112,7 @@ def socket_connect(
             channel_name=channel_name,
             defaults={"server": server, "table_id": table_id, "player": player},
         )
-        lapse_clear(table_id=table_id, player=player)  # an absence from now on is the player's
+        hooks.socket_opened(table_id=table_id, player=player)  # social: absences are theirs now
         seats = table_seats(table_id)
         if match is not None:
             _presence_changed(match, seats, now)
@@ -189,7 +188,7 @@ def server_stop(*, server_name: str) -> None:
         )
     )
     LiveServer.objects.filter(name=server_name).delete()
-    server_lost(lost, now=timezone.now())
+    hooks.sockets_lost(lost, now=timezone.now())
 
 
 # --- The sweep ------------------------------------------------------------------------------------
@@ -212,7 +211,7 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
         if LiveServer.objects.filter(pk=server_id, last_seen_at__lt=cutoff).delete()[0]:
             counts["servers"] += 1
             touched |= {table_id for table_id, _player in lost}
-            server_lost(lost, now=now)  # those absences are the server's (social.cooldowns)
+            hooks.sockets_lost(lost, now=now)  # social: those absences are the server's
     for table_id in sorted(touched):
         with transaction.atomic():
             match = locked_match(table_id=table_id)  # Lock: presence changes like a move.

@@ -13,9 +13,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Player
 from core.errors import ServiceError
-from social.services import cooldowns
 
-from .. import frames, realtime
+from .. import frames, hooks, realtime
 from ..models import Match, Seat, Table
 from .bots import seat_computer
 from .lobby import table_publish
@@ -41,7 +40,7 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
                 gettext("Only the match’s players can ask for a rematch."), code="not_seated"
             )
         if accept:
-            cooldowns.require_may_sit(seat.player)  # a rematch is a seat like any other
+            hooks.join_checks(seat.player)  # a rematch is a seat like any other
         table = match.table
         new_table_id = Table.objects.filter(rematch_of=table).values_list("pk", flat=True).first()
         if new_table_id is None:

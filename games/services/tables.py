@@ -23,9 +23,8 @@ from accounts.models import Player
 from accounts.selectors import wallet_of
 from accounts.services import InsufficientCoins, Stake, wallet_stake
 from core.errors import ServiceError
-from social.services import cooldowns
 
-from .. import access, realtime
+from .. import access, hooks, realtime
 from ..catalog import GAME_TITLES, STAKES
 from ..models import Match, Seat, Table
 from ..rules import RulesError, get_game
@@ -43,7 +42,7 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
             gettext("Guests play free tables only. Sign up to play for Domino Coin."),
             code="guest_coins",
         )
-    cooldowns.require_may_sit(player)  # a quitter's cool-down (issue 17)
+    hooks.join_checks(player)  # social: a quitter's cool-down (issue 17)
     current = Seat.objects.filter(player=player, active=True).select_related("table").first()
     if current is not None:
         raise ServiceError(

@@ -1,2 +1,2 @@
 """Every write of the social rules is one of these modules' functions: blocks, chat, moderation,
-cool-downs (STYLE.md § 4)."""
+cool-downs (docs/architecture.md § The shape)."""

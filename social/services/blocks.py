@@ -1,9 +1,10 @@
 """Blocking: the blocker stops hearing from the blocked player by any path.
 
 A block ends the pair's friendship and their open friend requests, and withdraws the blocked
-player's invitations to the blocker. What it keeps out afterwards is checked where each path is
-(the friend request, the invitation and the join services, the lobby's and the table's
-visibility rule in ``games.access``, the chat's delivery); the rule itself is stated here once.
+player's invitations to the blocker. What it keeps out afterwards is checked where each path is:
+the friend request and the invitation (:func:`require_not_blocked`, ``ACCOUNTS_REQUEST_CHECKS``),
+the join and the lobby's and the table's visibility rule in ``games.access`` (who blocked whom,
+``social.selectors.players_blocking`` and ``players_blocked_by``), the chat's delivery.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from games.models import Match, Seat, Table, TableConnection
 from ..models import Block, ChatMessage, Sanction
 from ..phrases import PHRASES
 
-CHAT = "table.chat"  # the channel-layer type the table socket handles (``table_chat``)
+CHAT = "table.chat"  # the channel-layer type of a line (served by ``social.sockets``)
 
 
 def chat_frame(message: ChatMessage, seat: int | None) -> dict[str, Any]:

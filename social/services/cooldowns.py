@@ -1,12 +1,13 @@
 """Cool-downs for quitters (lichess's playban): forfeits counted over a rolling window, an
 escalating time away from the tables, and the forfeits the server caused left out.
 
-Every forfeit is recorded (:func:`forfeit_recorded`, called by the match service under the match
-lock). It counts toward a cool-down when it was the player's own doing in a rated or stake
-match: leaving, or being away until the absence bank or the turn clock ran out. An absence that
-began when the player's server died or stopped (the sweep removed its sockets: a crash, a
-restart) is the server's, not the player's, until the player opens the table again
-(:class:`ServerLapse`); a forfeit then is excused.
+Every forfeit is recorded (:func:`forfeit_recorded`, which the match service calls under the
+match lock through ``GAMES_SEAT_FORFEITED``). It counts toward a cool-down when it was the
+player's own doing in a rated or stake match: leaving, or being away until the absence bank or
+the turn clock ran out. An absence that began when the player's server died or stopped (the
+sweep removed its sockets: a crash, a restart) is the server's, not the player's, until the
+player opens the table again (:class:`ServerLapse`, through ``GAMES_SOCKETS_LOST`` and
+``GAMES_SOCKET_OPENED``); a forfeit then is excused.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def cooldown_reason(cooldown: Cooldown) -> str:
 
 
 def require_may_sit(player: Player, now: datetime | None = None) -> None:
-    """The check of every way to a seat (create, join): refused while cooling down."""
+    """The check of every way to a seat (create, join, rematch; ``GAMES_JOIN_CHECKS``): refused
+    while cooling down."""
     cooldown = active_cooldown(player, now)
     if cooldown is not None:
         raise ServiceError(cooldown_reason(cooldown), code="cooldown")

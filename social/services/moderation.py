@@ -1,6 +1,6 @@
 """Reports and what moderators do about them: mute a player's chat until a time, or ban the
-account. A ban deactivates the user (the account signal closes every socket of the player at
-once) and forfeits or frees the seat they hold."""
+account. A ban deactivates the user through ``accounts.services.user_deactivate``, which closes
+every socket of the player at once and forfeits or frees the seat they hold."""
 
 from __future__ import annotations
 
@@ -13,11 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
+from accounts.services import user_deactivate
 from core.errors import ServiceError
-from games.models import Match, Seat, Table
-from games.services.matches import engine_state, forfeit_seat
-from games.services.move_rows import locked_match_and_seats
-from games.services.tables import table_leave
+from games.models import Match, Table
 
 from ..models import ChatMessage, Report, Sanction
 
@@ -98,36 +96,12 @@ def chat_mute(
 def account_ban(
     *, player: Player, by: Any = None, reason: str = "", report: Report | None = None
 ) -> Sanction:
-    """Deactivate the account: its sockets close at once (``accounts.sockets``), and its seat is
-    given up or forfeited (``social.signals``, which any deactivation triggers)."""
+    """Deactivate the account (``user_deactivate``: its sockets close, its seat is given up or
+    forfeited) and note the ban, in one transaction."""
     if player.user is None:
         raise ServiceError(gettext("A guest has no account to ban."), code="guest")
     with transaction.atomic():
-        user = player.user
-        user.is_active = False
-        user.save(update_fields=["is_active"])
+        user_deactivate(user=player.user)
         return Sanction.objects.create(
             player=player, kind=Sanction.Kind.BAN, by=by, reason=reason[:MAX_REASON], report=report
         )
-
-
-def seats_release(player: Player) -> None:
-    """A deactivated player's seat: given up at an open table, forfeited in a match. Run by
-    ``social.signals`` whenever an account is deactivated; twice changes nothing."""
-    seat = Seat.objects.filter(player=player, active=True).select_related("table").first()
-    if seat is not None and seat.table.status == Table.Status.OPEN:
-        table_leave(player=player, table_id=seat.table_id)
-    elif seat is not None:
-        _forfeit_banned(seat.table_id, player)
-
-
-def _forfeit_banned(table_id: int, player: Player) -> None:
-    with transaction.atomic():
-        at_table = locked_match_and_seats(table_id)  # Lock: a forfeit is a move.
-        match, seats = at_table.match, at_table.seats
-        seat = next((s for s in seats if s.player_id == player.pk), None)
-        if match is None or seat is None or seat.forfeited:
-            return
-        if match.status != Match.Status.PLAYING:
-            return
-        forfeit_seat(match, engine_state(match), seats, seat, reason="banned", now=timezone.now())

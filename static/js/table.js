@@ -1,7 +1,8 @@
 // @ts-check
 // The table page while a match is played or over: a client of docs/protocol.md and nothing else.
 // table/client.js is the one store (the socket, versions, resends; `apply(frame)` and
-// subscribers); table/view.js draws it with the game's renderer (table/games/*.js);
+// subscribers); table/view.js draws it with the game's renderer (the module its spec names, in
+// `data-renderer`: table/games/*.js for the built-in games);
 // table/dialogs.js, table/story.js (what screen readers hear), table/feel.js (sound, motion,
 // preferences) and table/rating.js listen to it too.
 import { showFairness } from "./fairness.js";
@@ -9,6 +10,7 @@ import { TableChat } from "./table/chat.js";
 import { TableClient } from "./table/client.js";
 import { Dialogs } from "./table/dialogs.js";
 import { Announcer, haptics, prefs, sound } from "./table/feel.js";
+import { loadRenderer } from "./table/games/index.js";
 import { RatingChanges } from "./table/rating.js";
 import { story } from "./table/story.js";
 import { timeoutText } from "./table/timeouts.js";
@@ -18,10 +20,13 @@ import { TableView } from "./table/view.js";
 /** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
 
 const root = document.getElementById("match-area");
-if (root && root.dataset.tableId) boot(root);
+if (root && root.dataset.tableId) boot(root, await loadRenderer(root.dataset.renderer || ""));
 
-/** @param {HTMLElement} root */
-function boot(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import("./table/games/shared.js").GameRenderer} game
+ */
+function boot(root, game) {
   const tableId = Number(root.dataset.tableId);
   /** @type {number | null} */
   let resultShown = null;
@@ -46,7 +51,7 @@ function boot(root) {
     },
   });
 
-  const view = TableView.for(root, {
+  const view = new TableView(root, game, {
     onAction(action) {
       if (client.pending || view.inFlight) return;
       view.jokerChoice = null;

@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async as sync_to_async  # closes its co
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.models import Session
 
+from accounts.services import user_deactivate
 from config.asgi import application
 from games.models import Match, MatchEvent, Table
 from games.services import tables
@@ -270,6 +271,22 @@ async def test_a_flood_closes_the_socket_with_4008(jj_table, alice, settings):
     assert [f["type"] for f in sock.frames].count("pong") == 5
 
 
+async def test_the_types_other_apps_serve_are_named_and_gone_when_no_app_serves_them(
+    jj_table, alice, settings
+):
+    """Chat and reports are social's (``GAMES_TABLE_SOCKET_HANDLERS``): games stands alone."""
+    sock = await _open(jj_table.pk, alice)
+    await sock.send({"type": "dance"})
+    refused = await sock.until(lambda f: f["type"] == "error")
+    assert "act, chat, leave, ping, rematch, report, suggest, sync" in refused["message"]
+    settings.GAMES_TABLE_SOCKET_HANDLERS = []
+    await sock.send({"type": "chat", "phrase": "thanks"})
+    refused = await sock.until(lambda f: f["type"] == "error")
+    understood = "the table understands act, leave, ping, rematch, suggest, sync"
+    assert refused["code"] == "bad_message" and understood in refused["message"]
+    await sock.close()
+
+
 async def test_repeated_garbage_closes_the_socket_with_4008(jj_table, alice, settings):
     settings.LIVE_MAX_BAD_MESSAGES = 3
     sock = await _open(jj_table.pk, alice)
@@ -294,8 +311,7 @@ async def test_a_logged_out_session_is_closed_with_4003(jj_table, alice, setting
 async def test_a_deactivated_user_is_closed_with_4003(jj_table, alice, settings):
     settings.LIVE_HEARTBEAT_SECONDS = 0.05
     sock = await _open(jj_table.pk, alice)
-    alice.user.is_active = False
-    await sync_to_async(alice.user.save)()
+    await sync_to_async(user_deactivate)(user=alice.user)
     with pytest.raises(Closed) as closed:
         await sock.until(lambda f: False, timeout=5)
     assert closed.value.code == 4003

@@ -19,7 +19,7 @@ from social.selectors import match_chat
 from social.services import blocks, chat, moderation
 from tests.support.live import start_table
 from tests.support.matches import every_seat_moves
-from tests.support.players import client_for
+from tests.support.players import client_for, untick_active_in_the_user_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -148,8 +148,6 @@ def test_the_replays_chat_has_both_channels_once_over_less_the_viewers_blocks(al
 def test_deactivating_the_user_in_the_user_admin_forfeits_the_seat_too(alice, bob, admin_client):
     table = start_table("japanese_joker", [alice, bob])
     every_seat_moves(table)  # the match has begun: a forfeit now ends it with a winner
-    user = bob.user
-    user.is_active = False
-    user.save()
+    untick_active_in_the_user_admin(admin_client, bob)
     assert Seat.objects.get(table=table, player=bob).forfeited
     assert Match.objects.get(table=table).status == Match.Status.FINISHED

@@ -23,3 +23,19 @@ def client_for(player: Player) -> Client:
     client = Client()
     client.force_login(player.user)
     return client
+
+
+def untick_active_in_the_user_admin(admin: Client, player: Player) -> None:
+    """What a moderator does in the user admin: the change form saved with "Active" unticked."""
+    user = player.user
+    joined = user.date_joined
+    answer = admin.post(
+        f"/admin/auth/user/{user.pk}/change/",
+        {
+            "username": user.username,
+            "email": user.email,
+            "date_joined_0": joined.strftime("%Y-%m-%d"),
+            "date_joined_1": joined.strftime("%H:%M:%S"),
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]

@@ -2,7 +2,8 @@
 
 Split by subject: ``options`` (the table options and the schedule), ``deals`` (dealing from the
 seed and explicit deals), ``state`` (bidding, play, the end of a deal, what each seat sees,
-storage) and ``scoring`` (deal scores, premia and moshla, the ranking, the score sheet).
+storage), ``scoring`` (deal scores, premia and moshla, the ranking, the score sheet) and ``bot``
+(what a computer player reads and imagines); the package's ``SPEC`` offers the game to the site.
 
 Implemented rules (each cited where it is enforced):
 
@@ -47,8 +48,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import storage
-from ..base import RulesError
-from ..cards import deal_rng
+from ..base import RulesError, gettext_noop
+from ..cards import deal_rng, sorted_cards
+from ..registry import GameSpec
+from . import bot
 from .deals import deal_from_seed, read_explicit_deal
 from .options import NUM_PLAYERS, OPTION_SPECS, Options, schedule
 from .scoring import final_ranking, premia_seats, pulka_marks, pulka_scores, score_deal
@@ -58,6 +61,7 @@ __all__ = [
     "GAME",
     "NUM_PLAYERS",
     "OPTION_SPECS",
+    "SPEC",
     "ClassicJoker",
     "Options",
     "State",
@@ -116,3 +120,26 @@ class ClassicJoker:
 
 
 GAME = ClassicJoker()
+
+
+def open_cards(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """In a 9-card deal before the trump, the six cards each seat still gets."""
+    if not stored.get("pending"):
+        return {}
+    return {"pending": [sorted_cards(cards) for cards in stored["pending"]]}
+
+
+SPEC = GameSpec(
+    id=NAME,
+    title=gettext_noop("Classic Georgian Joker"),
+    summary=gettext_noop("4 players, bidding, pulkas, premia and khishti."),
+    engine=GAME,
+    help_slug=NAME,
+    renderer="js/table/games/classic_joker.js",
+    seen=bot.seen,
+    seen_in_world=bot.seen_in_world,
+    resample=bot.resample,
+    playout_points=bot.deal_points,
+    open_cards=open_cards,
+    deal_keys=("undealt", "pending", "trump_card"),
+)

@@ -7,16 +7,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..base import Option, TableOptions
+from ..base import Option, TableOptions, gettext_noop
 
 NUM_PLAYERS = 4
 
 OPTION_SPECS: tuple[Option, ...] = (
-    Option("pulkas", "Pulkas", ("standard", "nines"), "standard"),
-    Option("khishti", "Khishti", (-200, -500, -900), -200),
-    Option("premia", "Premia", (True, False), True),
-    Option("moshla", "Moshla", (True, False), True),
-    Option("strict_joker", "Strict joker", (False, True), False),
+    Option(
+        "pulkas",
+        gettext_noop("Pulkas"),
+        ("standard", "nines"),
+        "standard",
+        value_labels=(
+            ("standard", gettext_noop("Standard (24 deals)")),
+            ("nines", gettext_noop("Nines only (16 deals)")),
+        ),
+    ),
+    Option("khishti", gettext_noop("Khishti"), (-200, -500, -900), -200),
+    Option("premia", gettext_noop("Premia"), (True, False), True),
+    Option(
+        "moshla",
+        "Moshla",
+        (True, False),
+        True,
+        form_label=gettext_noop("Moshla (premia cancels the others’ best deal)"),
+    ),
+    Option(
+        "strict_joker",
+        "Strict joker",
+        (False, True),
+        False,
+        form_label=gettext_noop("Strict joker (lead a joker only when nothing else is left)"),
+    ),
 )
 
 # CJ-3: 1..8, four nines, 8..1, four nines; CJ-4: four pulkas of four nines.

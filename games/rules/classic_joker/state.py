@@ -2,13 +2,12 @@
 what each seat may see, and storage.
 
 A state is a frozen slots dataclass of small tuples; a move builds the next one from the fields
-it changes (:meth:`State._after_play`, :meth:`State._replace`), so no move can leave a
-half-changed state behind.
+it changes (``base.evolver``), so no move can leave a half-changed state behind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, NotRequired
 
@@ -19,8 +18,8 @@ from ..base import (
     IllegalAction,
     Phase,
     RulesError,
+    evolver,
     gettext_noop,
-    writable_twin,
 )
 from ..cards import JOKER_DECK, SUITS, rank_of, sorted_cards
 from ..contract import Action, View
@@ -115,7 +114,7 @@ class ClassicJokerView(View):
     ranking: NotRequired[list[int]]  # places, once the match is over
 
 
-def _best(plays: tuple[Play, ...] | list[Play], suit: str) -> Play | None:
+def _best(plays: Sequence[Play], suit: str) -> Play | None:
     best = None
     for play in plays:
         if play.card[1] == suit and (best is None or rank_of(play.card) > rank_of(best.card)):
@@ -123,7 +122,7 @@ def _best(plays: tuple[Play, ...] | list[Play], suit: str) -> Play | None:
     return best
 
 
-def trick_winner(plays: tuple[Play, ...] | list[Play], trump: str | None) -> int:
+def trick_winner(plays: Sequence[Play], trump: str | None) -> int:
     """The seat that wins a complete trick (CJ-16 a to d, in that order)."""
     lead = plays[0]
     high = None
@@ -312,7 +311,8 @@ class State:
         hands = tuple(
             tuple(sorted_cards(hand + rest)) for hand, rest in zip(self.hands, pending, strict=True)
         )
-        return self._replace(
+        return _evolve(
+            self,
             hands=hands,
             pending=None,
             trump=suit,
@@ -344,8 +344,8 @@ class State:
                 )
         bids = _put(self.bids, seat, bid)
         if seat == self.dealer:  # the last bid: trick 1 is led from the dealer's left (CJ-9)
-            return self._replace(bids=bids, phase=Phase.PLAY, to_act=self.leader)
-        return self._replace(bids=bids, to_act=(seat + 1) % NUM_PLAYERS)
+            return _evolve(self, bids=bids, phase=Phase.PLAY, to_act=self.leader)
+        return _evolve(self, bids=bids, to_act=(seat + 1) % NUM_PLAYERS)
 
     def _apply_play(self, seat: int, action: dict[str, Any]) -> State:
         """CJ-10 … CJ-16: check the card and the joker's declaration, then add it to the trick."""
@@ -386,7 +386,8 @@ class State:
         hands = _put(self.hands, seat, hand[:index] + hand[index + 1 :])
         trick = (*trick, play)
         if len(trick) < NUM_PLAYERS:
-            return self._after_play(
+            return _play(
+                self,
                 (seat + 1) % NUM_PLAYERS,
                 hands,
                 trick,
@@ -394,93 +395,17 @@ class State:
                 self.leader,
                 self.played,
                 self.last_trick,
+                self.hand_tricks,
             )
         winner = trick_winner(trick, self.trump)
         tricks = _put(self.tricks, winner, self.tricks[winner] + 1)
         played = self.played + tuple(p.card for p in trick)
+        done = (trick, winner)
+        hand_tricks = (*self.hand_tricks, done)
         if hands[winner]:  # CJ-9 / docs/rules/README.md § 0.5: the winner leads the next trick
-            return self._after_play(winner, hands, (), tricks, winner, played, (trick, winner))
-        done = self._after_play(None, hands, (), tricks, self.leader, played, (trick, winner))
-        return done._finish_deal()
-
-    def _after_play(
-        self,
-        to_act: int | None,
-        hands: Hands,
-        trick: tuple[Play, ...],
-        tricks: tuple[int, ...],
-        leader: int,
-        played: tuple[str, ...],
-        last_trick: CompletedTrick | None,
-    ) -> State:
-        """``replace`` for the hot path: the fields a play changes, stored into a writable twin.
-
-        See ``base.writable_twin``: through ``dataclasses.replace`` or ``__init__`` the copy
-        would be the largest cost of a move.
-        """
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.first_dealer = self.first_dealer
-        new.deal_number = self.deal_number
-        new.dealer = self.dealer
-        new.phase = self.phase
-        new.to_act = to_act
-        new.hands = hands
-        new.pending = self.pending
-        new.undealt = self.undealt
-        new.trump_card = self.trump_card
-        new.trump_known = self.trump_known
-        new.trump = self.trump
-        new.bids = self.bids
-        new.tricks = tricks
-        new.leader = leader
-        new.trick = trick
-        new.played = played
-        new.last_trick = last_trick
-        new.scores_ = self.scores_
-        new.history = self.history
-        new.previous = self.previous
-        new.forfeited = self.forfeited
-        new.result_ = self.result_
-        # A play that completes a trick brings a new last trick: the hand's history grows.
-        done = last_trick is not None and last_trick is not self.last_trick
-        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
-        new.__class__ = State
-        return new
-
-    def _replace(self, **changes: Any) -> State:
-        """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.first_dealer = self.first_dealer
-        new.deal_number = self.deal_number
-        new.dealer = self.dealer
-        new.phase = self.phase
-        new.to_act = self.to_act
-        new.hands = self.hands
-        new.pending = self.pending
-        new.undealt = self.undealt
-        new.trump_card = self.trump_card
-        new.trump_known = self.trump_known
-        new.trump = self.trump
-        new.bids = self.bids
-        new.tricks = self.tricks
-        new.leader = self.leader
-        new.trick = self.trick
-        new.played = self.played
-        new.last_trick = self.last_trick
-        new.scores_ = self.scores_
-        new.history = self.history
-        new.previous = self.previous
-        new.forfeited = self.forfeited
-        new.result_ = self.result_
-        new.hand_tricks = self.hand_tricks
-        for name, value in changes.items():
-            setattr(new, name, value)
-        new.__class__ = State
-        return new
+            return _play(self, winner, hands, (), tricks, winner, played, done, hand_tricks)
+        last = _play(self, None, hands, (), tricks, self.leader, played, done, hand_tricks)
+        return last._finish_deal()
 
     # ------------------------------------------------------------------ end of a deal
 
@@ -530,7 +455,8 @@ class State:
         )
         if index == len(sched) - 1:  # CJ-26: the last deal and its premia end the match
             winners, _ = final_ranking(scores, self.forfeited, self.first_dealer)
-            return self._replace(
+            return _evolve(
+                self,
                 phase=Phase.MATCH_OVER,
                 to_act=None,
                 scores_=scores,
@@ -539,7 +465,8 @@ class State:
                 result_=tuple(winners),
             )
         if self.seed is None:  # from_deal: one hand only
-            return self._replace(
+            return _evolve(
+                self,
                 phase=Phase.HAND_OVER,
                 to_act=None,
                 scores_=scores,
@@ -572,11 +499,11 @@ class State:
             return self
         forfeited = tuple(sorted((*self.forfeited, seat)))
         if len(forfeited) < NUM_PLAYERS:
-            return self._replace(forfeited=forfeited)
+            return _evolve(self, forfeited=forfeited)
         # Everybody left: nobody is left to play for, so the match ends here.
         winners, _ = final_ranking(self.scores_, forfeited, self.first_dealer)
-        return self._replace(
-            forfeited=forfeited, phase=Phase.MATCH_OVER, to_act=None, result_=tuple(winners)
+        return _evolve(
+            self, forfeited=forfeited, phase=Phase.MATCH_OVER, to_act=None, result_=tuple(winners)
         )
 
     # ------------------------------------------------------------------ information
@@ -683,8 +610,11 @@ class State:
         }
 
 
-_Twin = writable_twin(State)
-_new = object.__new__
+# A play changes these fields (a move's hot path); any other move, any fields.
+_play = evolver(
+    State, "to_act", "hands", "trick", "tricks", "leader", "played", "last_trick", "hand_tricks"
+)
+_evolve = evolver(State)
 
 
 def _call_refusal(fault: CallFault, joker: bool) -> IllegalAction:

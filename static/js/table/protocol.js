@@ -54,7 +54,7 @@
  * The engine's `view(seat)`: the keys every game shares (games/rules/contract.py `View`) and,
  * optional here, those of one game (its engine's view type).
  * @typedef {object} View
- * @property {"japanese_joker" | "classic_joker" | "japanese_whist"} game
+ * @property {string} game  a game id of the registry (games/rules/registry.py)
  * @property {string} phase  "trump" | "bid" | "declare" | "play" | "over"
  * @property {number | null} to_act
  * @property {number | null} seat

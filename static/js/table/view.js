@@ -7,7 +7,6 @@ import { SUIT_SYMBOL, cardBack, cardFace, cardName, sortHand } from "./cards.js"
 import { jokerPanel } from "./decisions.js";
 import { el, icon } from "./dom.js";
 import { cardRects, glide, reducedMotion } from "./feel.js";
-import { RENDERERS } from "./games/index.js";
 import { callText, clockText, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -189,11 +188,6 @@ export class TableView {
       this.fitHand();
       this.fitFelt();
     });
-  }
-
-  /** For a root whose game is named in `data-game`. */
-  static for(/** @type {HTMLElement} */ root, /** @type {ViewHandlers} */ handlers) {
-    return new TableView(root, RENDERERS[root.dataset.game || ""], handlers);
   }
 
   /** The state being drawn; only read once there is one. */

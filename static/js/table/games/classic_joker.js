@@ -11,7 +11,7 @@ import { TRICKS_POINTS_TOTAL } from "./shared.js";
 /** @typedef {import("../protocol.js").View} View */
 
 /** @type {import("./shared.js").GameRenderer} */
-export const classicJoker = {
+const classicJoker = {
   seats: 4,
   scoresLabel: gettext("Score sheet"),
   trumpText: (view) => trumpWords("trump" in view ? view.trump : undefined, true),
@@ -110,6 +110,8 @@ export const classicJoker = {
     "A computer player takes your seat, you are ranked last and your stake goes to the pot.",
   ),
 };
+
+export default classicJoker;
 
 /**
  * The classic Joker score sheet (CJ-25): one row per deal, each cell the points with its mark,

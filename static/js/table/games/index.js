@@ -1,12 +1,13 @@
 // @ts-check
-// The renderer of each game, by the name the server uses (`state.game`).
-import { classicJoker } from "./classic_joker.js";
-import { japaneseJoker } from "./japanese_joker.js";
-import { japaneseWhist } from "./japanese_whist.js";
+// The table's game renderer: the ES module the game's spec names (`GameSpec.renderer`), whose
+// static URL the page gives in `data-renderer`, so that a game's drawing lives with its game.
+// Its default export is the GameRenderer of ./shared.js.
 
-/** @type {Record<string, import("./shared.js").GameRenderer>} */
-export const RENDERERS = {
-  japanese_joker: japaneseJoker,
-  classic_joker: classicJoker,
-  japanese_whist: japaneseWhist,
-};
+/**
+ * @param {string} url
+ * @returns {Promise<import("./shared.js").GameRenderer>}
+ */
+export async function loadRenderer(url) {
+  const module = await import(url);
+  return module.default;
+}

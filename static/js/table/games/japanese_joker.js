@@ -7,7 +7,7 @@ import { fmt, trumpWords } from "../text.js";
 import { TRICKS_POINTS_TOTAL, spots, targetLine, targetScores, twoPlayerStats } from "./shared.js";
 
 /** @type {import("./shared.js").GameRenderer} */
-export const japaneseJoker = {
+const japaneseJoker = {
   seats: 2,
   scoresLabel: gettext("Scores"),
   trumpText: (view) => trumpWords("trump" in view ? view.trump : undefined, true),
@@ -50,3 +50,5 @@ export const japaneseJoker = {
   scores: targetScores,
   leaveText: gettext("The match ends at once and your opponent wins it."),
 };
+
+export default japaneseJoker;

@@ -13,7 +13,7 @@ function contractWord(contract) {
 }
 
 /** @type {import("./shared.js").GameRenderer} */
-export const japaneseWhist = {
+const japaneseWhist = {
   seats: 2,
   scoresLabel: gettext("Scores"),
   // No bezi in Japanese Whist: a null trump is the spel-or-pass variant, which has no trump.
@@ -74,3 +74,5 @@ export const japaneseWhist = {
   scores: targetScores,
   leaveText: gettext("The match ends at once and your opponent wins it."),
 };
+
+export default japaneseWhist;

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from . import storage
-from .base import (
+from .. import storage
+from ..base import (
     PLAY_EXAMPLE,
     CardCode,
     IllegalAction,
@@ -42,14 +42,14 @@ from .base import (
     Phase,
     RulesError,
     TableOptions,
+    evolver,
     gettext_noop,
     require_keys,
-    writable_twin,
 )
-from .cards import JOKER_DECK, RANK_VALUE, SUITS, deal_rng, joker_deck, shuffled, sorted_cards
-from .contract import Action, View
-from .deals import check_cards, deal_list, deal_object, deal_scores, is_whole_number
-from .tricks import (
+from ..cards import JOKER_DECK, RANK_VALUE, SUITS, deal_rng, joker_deck, shuffled, sorted_cards
+from ..contract import Action, View
+from ..deals import check_cards, deal_list, deal_object, deal_scores, is_whole_number
+from ..tricks import (
     CallFault,
     CompletedTrick,
     JokerCalls,
@@ -77,7 +77,7 @@ TRUMP_CHOICES: tuple[str | None, ...] = (*SUITS, None)  # JJ-6: four suits or be
 CALLS = JokerCalls(led=("want",), followed=())  # JJ-16: always "want"; JJ-17: no call after
 
 OPTION_SPECS: tuple[Option, ...] = (
-    Option("points", "Points to play to", (11, 15, 21, 31), 21),  # JJ-23
+    Option("points", gettext_noop("Points to play to"), (11, 15, 21, 31), 21),  # JJ-23
 )
 
 _TRUMP_EXAMPLE = '{"type": "trump", "suit": "H"}'
@@ -284,7 +284,8 @@ class State:
                     for i in range(COLUMNS)
                 )
             )
-        return self._replace(
+        return _evolve(
+            self,
             trump=suit,
             trump_known=True,
             phase=Phase.PLAY,
@@ -363,9 +364,9 @@ class State:
 
         play = Play(seat, card, "want", call_suit) if call_suit is not None else Play(seat, card)
         if leading:
-            return self._after_play(
-                1 - seat, self.leader, hands, columns, (play,), self.tricks, self.played,
-                self.last_trick, known, revealed,
+            return _play(
+                self, 1 - seat, self.leader, hands, columns, (play,), self.tricks, self.played,
+                self.last_trick, known, revealed, self.hand_tricks,
             )  # fmt: skip
         lead = trick[0]
         plays = (lead, play)
@@ -373,90 +374,14 @@ class State:
         tricks = self.tricks
         tricks = (tricks[0] + 1, tricks[1]) if winner == 0 else (tricks[0], tricks[1] + 1)
         played = (*self.played, lead.card, card)
-        state = self._after_play(  # JJ-15: the winner leads
-            winner, winner, hands, columns, (), tricks, played, (plays, winner), known, revealed
-        )
+        done = (plays, winner)
+        state = _play(  # JJ-15: the winner leads
+            self, winner, winner, hands, columns, (), tricks, played, done, known, revealed,
+            (*self.hand_tricks, done),
+        )  # fmt: skip
         if len(played) == DECK_SIZE:
             return state._end_hand()
         return state
-
-    def _after_play(
-        self,
-        to_act: int,
-        leader: int | None,
-        hands: Pair,
-        columns: tuple[Columns, Columns],
-        trick: tuple[Play, ...],
-        tricks: tuple[int, int],
-        played: tuple[str, ...],
-        last_trick: CompletedTrick | None,
-        known: Pair,
-        revealed: tuple[int, int],
-    ) -> State:
-        """``replace`` for the hot path: the fields a play changes, stored into a writable twin.
-
-        See ``base.writable_twin``: through ``dataclasses.replace`` or ``__init__`` the copy
-        would be the largest cost of a move.
-        """
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.declarer = self.declarer
-        new.phase = self.phase
-        new.to_act = to_act
-        new.trump = self.trump
-        new.trump_known = self.trump_known
-        new.hands = hands
-        new.columns = columns
-        new.undealt = self.undealt
-        new.trick = trick
-        new.leader = leader
-        new.tricks = tricks
-        new.played = played
-        new.scores_ = self.scores_
-        new.result_ = self.result_
-        new.last_trick = last_trick
-        new.previous_hand = self.previous_hand
-        new.known = known
-        new.revealed = revealed
-        new.forfeited = self.forfeited
-        # A play that completes a trick brings a new last trick: the hand's history grows.
-        done = last_trick is not None and last_trick is not self.last_trick
-        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
-        new.__class__ = State
-        return new
-
-    def _replace(self, **changes: Any) -> State:
-        """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.declarer = self.declarer
-        new.phase = self.phase
-        new.to_act = self.to_act
-        new.trump = self.trump
-        new.trump_known = self.trump_known
-        new.hands = self.hands
-        new.columns = self.columns
-        new.undealt = self.undealt
-        new.trick = self.trick
-        new.leader = self.leader
-        new.tricks = self.tricks
-        new.played = self.played
-        new.scores_ = self.scores_
-        new.result_ = self.result_
-        new.last_trick = self.last_trick
-        new.previous_hand = self.previous_hand
-        new.known = self.known
-        new.revealed = self.revealed
-        new.forfeited = self.forfeited
-        new.hand_tricks = self.hand_tricks
-        for name, value in changes.items():
-            setattr(new, name, value)
-        new.__class__ = State
-        return new
 
     def _end_hand(self) -> State:
         """JJ-22, JJ-23, JJ-4: score the hand, end the match or deal the next hand."""
@@ -465,7 +390,8 @@ class State:
         summary = HandSummary(self.hand_number, self.declarer, self.trump, self.tricks, points)
         target = self.options.points
         if scores[0] >= target or scores[1] >= target:  # JJ-23: only one seat can score
-            return self._replace(
+            return _evolve(
+                self,
                 phase=Phase.MATCH_OVER,
                 to_act=None,
                 leader=None,
@@ -475,7 +401,8 @@ class State:
                 revealed=(0, 0),
             )
         if self.seed is None:  # an explicit deal plays one hand (docs/rules/README.md § 0.3)
-            return self._replace(
+            return _evolve(
+                self,
                 phase=Phase.HAND_OVER,
                 to_act=None,
                 leader=None,
@@ -503,8 +430,8 @@ class State:
             )
         if self.phase is Phase.MATCH_OVER:
             raise IllegalAction(gettext_noop("The match is already over."))
-        return self._replace(
-            phase=Phase.MATCH_OVER, to_act=None, result_=(1 - seat,), forfeited=(seat,)
+        return _evolve(
+            self, phase=Phase.MATCH_OVER, to_act=None, result_=(1 - seat,), forfeited=(seat,)
         )
 
     # -- what each seat may see ----------------------------------------------------------------
@@ -608,8 +535,12 @@ class State:
         }
 
 
-_Twin = writable_twin(State)
-_new = object.__new__
+# A play changes these fields (a move's hot path); any other move, any fields.
+_play = evolver(
+    State, "to_act", "leader", "hands", "columns", "trick", "tricks", "played", "last_trick",
+    "known", "revealed", "hand_tricks",
+)  # fmt: skip
+_evolve = evolver(State)
 
 
 def _call_refusal(fault: CallFault) -> IllegalAction:

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from . import storage
-from .base import (
+from .. import storage
+from ..base import (
     PLAY_EXAMPLE,
     SUIT_SYMBOLS,
     CardCode,
@@ -48,14 +48,14 @@ from .base import (
     RulesError,
     SuitCode,
     TableOptions,
+    evolver,
     gettext_noop,
     require_keys,
-    writable_twin,
 )
-from .cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
-from .contract import Action, View
-from .deals import check_cards, deal_object, deal_scores
-from .tricks import (
+from ..cards import FULL_DECK, SUITS, deal_rng, full_deck, rank_of, shuffled, sorted_cards
+from ..contract import Action, View
+from ..deals import check_cards, deal_object, deal_scores
+from ..tricks import (
     CompletedTrick,
     Play,
     completed_trick_from_public,
@@ -72,8 +72,17 @@ TRICKS_PER_HAND = 26
 HALF = 13  # tricks above (or below) this are what scores (JW-13, JW-16, JW-17)
 
 OPTION_SPECS: tuple[Option, ...] = (
-    Option("variant", "Variant", ("trumps", "spel_pass"), "trumps"),
-    Option("points", "Points to play to", (5, 7, 13, 21), 13),
+    Option(
+        "variant",
+        gettext_noop("Variant"),
+        ("trumps", "spel_pass"),
+        "trumps",
+        value_labels=(
+            ("trumps", gettext_noop("Trumps")),
+            ("spel_pass", gettext_noop("Spel or pass")),
+        ),
+    ),
+    Option("points", gettext_noop("Points to play to"), (5, 7, 13, 21), 13),
 )
 
 # A layout position: (face_up, face_down). (None, None) is empty; (None, card) is a position
@@ -336,7 +345,7 @@ class State:
             if kind != variant.action_type:
                 raise self._wrong_type(kind)
             trump, contract = variant.choose(action)
-            return self._replace(phase=Phase.PLAY, trump=trump, contract=contract)
+            return _evolve(self, phase=Phase.PLAY, trump=trump, contract=contract)
         if phase is Phase.HAND_OVER:
             raise IllegalAction(gettext_noop("The hand is over: no more moves."))
         raise IllegalAction(gettext_noop("The match is over: no more moves."))
@@ -349,7 +358,7 @@ class State:
             )
         if self.is_over:
             raise IllegalAction(gettext_noop("The match is already over."))
-        return self._replace(phase=Phase.MATCH_OVER, result_=(1 - seat,), forfeited=(seat,))
+        return _evolve(self, phase=Phase.MATCH_OVER, result_=(1 - seat,), forfeited=(seat,))
 
     def auto_trump_cards(self) -> list[str]:
         """The cards of its own the seat to act can see: face-up layout, plus an unlocked hand."""
@@ -510,77 +519,11 @@ class State:
             hands = (new_hand, self.hands[1]) if seat == 0 else (self.hands[0], new_hand)
         trick = (*self.trick, Play(seat, card))
         if len(trick) < NUM_PLAYERS:
-            return self._after_play(
-                layouts, hands, trick, self.leader, self.won, self.last_trick, pending
-            )
+            return _play(
+                self, layouts, hands, trick, self.leader, self.won, self.last_trick, pending,
+                self.hand_tricks,
+            )  # fmt: skip
         return self._resolve(trick, layouts, hands, pending)
-
-    def _after_play(
-        self,
-        layouts: tuple[Layout, Layout],
-        hands: Pair,
-        trick: tuple[Play, ...],
-        leader: int,
-        won: Pair,
-        last_trick: CompletedTrick | None,
-        pending: tuple[tuple[int, int], ...],
-    ) -> State:
-        """``replace`` for the hot path: the fields a play changes, stored into a writable twin.
-
-        See ``base.writable_twin``: through ``dataclasses.replace`` or ``__init__`` the copy
-        would be the largest cost of a move.
-        """
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.dealer = self.dealer
-        new.phase = self.phase
-        new.trump = self.trump
-        new.contract = self.contract
-        new.layouts = layouts
-        new.hands = hands
-        new.trick = trick
-        new.leader = leader
-        new.won = won
-        new.scores_ = self.scores_
-        new.last_trick = last_trick
-        new.previous_hand = self.previous_hand
-        new.result_ = self.result_
-        new.forfeited = self.forfeited
-        new.pending = pending
-        # A play that completes a trick brings a new last trick: the hand's history grows.
-        done = last_trick is not None and last_trick is not self.last_trick
-        new.hand_tricks = (*self.hand_tricks, last_trick) if done else self.hand_tricks
-        new.__class__ = State
-        return new
-
-    def _replace(self, **changes: Any) -> State:
-        """:func:`dataclasses.replace`, through a writable twin (see :meth:`_after_play`)."""
-        new: Any = _new(_Twin)
-        new.options = self.options
-        new.seed = self.seed
-        new.hand_number = self.hand_number
-        new.dealer = self.dealer
-        new.phase = self.phase
-        new.trump = self.trump
-        new.contract = self.contract
-        new.layouts = self.layouts
-        new.hands = self.hands
-        new.trick = self.trick
-        new.leader = self.leader
-        new.won = self.won
-        new.scores_ = self.scores_
-        new.last_trick = self.last_trick
-        new.previous_hand = self.previous_hand
-        new.result_ = self.result_
-        new.forfeited = self.forfeited
-        new.pending = self.pending
-        new.hand_tricks = self.hand_tricks
-        for name, value in changes.items():
-            setattr(new, name, value)
-        new.__class__ = State
-        return new
 
     def _holds_suit(self, seat: int, suit: str, locked: bool) -> bool:
         if any(up is not None and up[1] == suit for up, _ in self.layouts[seat]):
@@ -604,7 +547,8 @@ class State:
         )
         if pending:
             layouts = _turn_up(layouts, pending)
-        state = self._after_play(layouts, hands, (), winner, won, (trick, winner), ())
+        done = (trick, winner)
+        state = _play(self, layouts, hands, (), winner, won, done, (), (*self.hand_tricks, done))
         if len(won[0]) + len(won[1]) == 2 * TRICKS_PER_HAND:
             return state._end_hand()
         return state
@@ -619,15 +563,16 @@ class State:
         target = self.options.points
         winners = tuple(seat for seat in (0, 1) if scores[seat] >= target)
         if winners:
-            return self._replace(
-                phase=Phase.MATCH_OVER, scores_=scores, previous_hand=summary, result_=winners
+            return _evolve(
+                self, phase=Phase.MATCH_OVER, scores_=scores, previous_hand=summary, result_=winners
             )
         if self.seed is None:
-            return self._replace(phase=Phase.HAND_OVER, scores_=scores, previous_hand=summary)
+            return _evolve(self, phase=Phase.HAND_OVER, scores_=scores, previous_hand=summary)
         hand_number = self.hand_number + 1
         dealer = 1 - self.dealer  # JW-2: the deal alternates
         layouts, hands = _deal(self.seed, hand_number)
-        return self._replace(
+        return _evolve(
+            self,
             hand_number=hand_number,
             dealer=dealer,
             phase=self.options.rules.opening,
@@ -688,8 +633,11 @@ class State:
         )
 
 
-_Twin = writable_twin(State)
-_new = object.__new__
+# A play changes these fields (a move's hot path); any other move, any fields.
+_play = evolver(
+    State, "layouts", "hands", "trick", "leader", "won", "last_trick", "pending", "hand_tricks"
+)
+_evolve = evolver(State)
 
 
 def _public_position(position: Position) -> dict[str, Any] | None:
