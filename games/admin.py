@@ -18,7 +18,7 @@ class SeatInline(admin.TabularInline):
         "active",
         "forfeited",
         "is_bot",
-        "absence_deadline",
+        "bank_deadline",
         "timeouts_in_row",
     )
     extra = 0
@@ -35,13 +35,14 @@ class TableAdmin(admin.ModelAdmin):
         "game",
         "status",
         "stake",
+        "speed",
         "visibility",
         "creator",
         "seats_total",
         "created_at",
         "started_at",
     ]
-    list_filter = ["status", "game", "visibility", "stake", "created_at"]
+    list_filter = ["status", "game", "speed", "visibility", "stake", "created_at"]
     search_fields = ["=id", "creator__name", "seats__player__name"]
     list_select_related = ["creator"]
     readonly_fields = ["password_hash", "created_at", "last_activity_at", "started_at", "ended_at"]
@@ -90,6 +91,7 @@ class MatchAdmin(admin.ModelAdmin):
         "table",
         "game",
         "options",
+        "speed",
         "seed_hash",
         "page",
         "verification",
@@ -98,6 +100,7 @@ class MatchAdmin(admin.ModelAdmin):
         "status",
         "result",
         "turn_deadline",
+        "turn_on_bank",
         "started_at",
         "ended_at",
     ]

@@ -1,4 +1,5 @@
-"""The games the site offers, in the reader's words, and the stakes a table may carry.
+"""The games the site offers, in the reader's words, the stakes a table may carry, and quick
+play's pools (a game at a speed, a stake, rated or casual).
 
 What a game is called and what its options are come from the registry (``games.rules``): each
 game's spec carries English words marked for translation, and they are translated here, when
@@ -8,14 +9,19 @@ they are shown. Nothing here knows one game from another.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import ServiceError
+
 from .rules import Option, game_spec, game_specs, is_game
+from .services.clock import SPEED_SETTINGS
 
 # Domino Coin per seat; 0 is a free table (the only kind guests may join).
 STAKES: tuple[int, ...] = (0, 25, 50, 100, 250)
@@ -72,3 +78,45 @@ def describe_options(game: str, options: Mapping[str, Any]) -> list[str]:
         f"{option_label(option)}: {value_label(option, options.get(option.name, option.default))}"
         for option in game_spec(game).options
     ]
+
+
+# --- Quick play's pools ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One pool; its ``id`` (``game/speed/stake/rated``) is what clients name it by."""
+
+    game: str
+    speed: str
+    stake: int
+    rated: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}/{self.speed}/{self.stake}/{'rated' if self.rated else 'casual'}"
+
+    @property
+    def seats(self) -> int:
+        return game_spec(self.game).seats
+
+
+def pools() -> list[Pool]:
+    """Every pool, in the order the lobby shows them."""
+    return [
+        Pool(spec.id, speed, stake, rated)
+        for spec in game_specs()
+        for speed in SPEED_SETTINGS
+        for stake in settings.POOL_STAKES
+        for rated in (False, True)
+    ]
+
+
+def pool_named(pool_id: Any) -> Pool:
+    """The pool a client named, or a readable refusal."""
+    found = {pool.id: pool for pool in pools()}.get(pool_id) if isinstance(pool_id, str) else None
+    if found is None:
+        raise ServiceError(
+            _("There is no pool %(pool)s.") % {"pool": str(pool_id)[:60]}, code="bad_pool"
+        )
+    return found

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import forms
 from django.utils.text import format_lazy
@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from .catalog import STAKES, game_choices, option_label, value_label
 from .models import Table
 from .rules import Option, game_spec
+from .services.lobby import speed_text
 
 STAKE_CHOICES = [(0, gettext_lazy("Free"))] + [
     (s, format_lazy("{} {}", s, gettext_lazy("Domino Coin"))) for s in STAKES if s
@@ -18,12 +19,24 @@ STAKE_CHOICES = [(0, gettext_lazy("Free"))] + [
 
 
 class TableForm(forms.Form):
-    """Stake, visibility and password; each game's subclass adds its own options."""
+    """Stake, speed, visibility and password; each game's subclass adds its own options."""
 
     game_name: str = ""
 
     stake = forms.TypedChoiceField(
         label=gettext_lazy("Stake"), choices=STAKE_CHOICES, coerce=int, initial=0
+    )
+    # Not required: a form posted without it (an older page, a script) opens a Normal table.
+    speed = forms.ChoiceField(
+        label=gettext_lazy("Speed"),
+        choices=Table.Speed.choices,
+        initial=Table.Speed.NORMAL,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Each turn has its clock. When it runs out, the turn goes on to your bank, which "
+            "lasts the whole match; when that is empty too, the server plays for you."
+        ),
     )
     visibility = forms.ChoiceField(
         label=gettext_lazy("Visibility"),
@@ -54,6 +67,10 @@ class TableForm(forms.Form):
         (the service refuses the rest all the same, tables.table_create)."""
         super().__init__(*args, **kwargs)
         self.guest = guest
+        # Each speed with its numbers ("Fast · 12 s + 30 s bank"), read from the settings now.
+        speed = self.fields["speed"]
+        assert isinstance(speed, forms.ChoiceField)
+        speed.choices = [(value, speed_text(value)) for value in Table.Speed.values]
         if guest:
             # Only what is drawn changes: a guest who sends a stake or "friends" anyway is
             # refused by the service, with its own words.
@@ -63,6 +80,9 @@ class TableForm(forms.Form):
                 for choice in Table.Visibility.choices
                 if choice[0] != Table.Visibility.FRIENDS
             ]
+
+    def clean_speed(self) -> str:
+        return self.cleaned_data["speed"] or Table.Speed.NORMAL
 
     def option_values(self) -> dict[str, Any]:
         return {
@@ -122,6 +142,9 @@ class LobbyFilterForm(forms.Form):
         empty_value=None,
         choices=[("", gettext_lazy("Any stake")), *STAKE_CHOICES],
     )
+    speed = forms.ChoiceField(
+        required=False, choices=[("", gettext_lazy("Any speed")), *Table.Speed.choices]
+    )
     # The lobby's next page: tables older than this one (docs/protocol.md § The lobby socket).
     before = forms.IntegerField(
         required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
@@ -134,11 +157,20 @@ class LobbyFilterForm(forms.Form):
         game_field.choices = [("", gettext_lazy("All games")), *game_choices()]
 
 
-def lobby_filters(params: Any) -> tuple[str | None, int | None, int | None]:
-    """Game, stake and page start from a query string; a value that does not parse is ignored
-    as a whole, so a bad link shows the whole lobby instead of an error."""
+class LobbyFilters(NamedTuple):
+    """What the lobby lists: None is "any" (the page start: the newest table)."""
+
+    game: str | None = None
+    stake: int | None = None
+    before: int | None = None
+    speed: str | None = None
+
+
+def lobby_filters(params: Any) -> LobbyFilters:
+    """Game, stake, speed and page start from a query string; a value that does not parse is
+    ignored with the rest, so a bad link shows the whole lobby instead of an error."""
     form = LobbyFilterForm(params)
     if not form.is_valid():
-        return None, None, None
+        return LobbyFilters()
     data = form.cleaned_data
-    return data["game"] or None, data["stake"], data["before"]
+    return LobbyFilters(data["game"] or None, data["stake"], data["before"], data["speed"] or None)

@@ -10,22 +10,33 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
-
 from .models import Match, Seat, Table
+from .services.clock import Limits, SeatClock, bank_left_ms, speed_limits
 
 
 def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def seats_public(seats: list[Seat]) -> list[dict[str, Any]]:
+def seats_public(seats: list[Seat], limits: Limits, now: datetime) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat.position,
             "name": seat.player.name,
             "connected": seat.connected,
-            "absence_deadline": iso(seat.absence_deadline),
+            # Kept from before banks: when an absent seat forfeits.
+            "absence_deadline": None if seat.connected else iso(seat.bank_deadline),
+            "bank_deadline": iso(seat.bank_deadline),
+            "bank_ms": bank_left_ms(
+                SeatClock(
+                    connected=seat.connected,
+                    computer=seat.is_bot,
+                    bank_deadline=seat.bank_deadline,
+                    bank_used_ms=seat.bank_used_ms,
+                ),
+                now,
+                limits,
+            ),
             "forfeited": seat.forfeited,
             "bot": seat.is_bot,
             "bot_strength": seat.bot_strength or None,
@@ -35,14 +46,18 @@ def seats_public(seats: list[Seat]) -> list[dict[str, Any]]:
     ]
 
 
-def clocks(match: Match | None, state: Any, now: datetime) -> dict[str, Any]:
+def clocks(speed: str, match: Match | None, state: Any, now: datetime) -> dict[str, Any]:
     playing = match is not None and match.status == Match.Status.PLAYING
+    limits = speed_limits(speed)
     return {
         "server_time": now.isoformat(),
+        "speed": speed,
         "turn_seat": state.to_act if playing else None,
         "turn_deadline": iso(match.turn_deadline) if match is not None and playing else None,
-        "turn_seconds": settings.TURN_SECONDS,
-        "grace_seconds": settings.ABSENCE_GRACE_SECONDS,
+        "turn_on_bank": bool(match is not None and playing and match.turn_on_bank),
+        "turn_seconds": limits.turn_seconds,
+        "bank_seconds": limits.bank_seconds,
+        "grace_seconds": limits.bank_seconds,  # the bank's name before speeds
     }
 
 
@@ -90,8 +105,8 @@ def state_frame(
             "version": 0,
             "seat": seat,
             "view": None,
-            "seats": seats_public(seats),
-            "clocks": clocks(None, None, now),
+            "seats": seats_public(seats, speed_limits(table.speed), now),
+            "clocks": clocks(table.speed, None, None, now),
             "result": None,
             "rematch": None,
             "seed_hash": None,
@@ -110,8 +125,8 @@ def state_frame(
         "version": match.version,
         "seat": seat,
         "view": view,
-        "seats": seats_public(seats),
-        "clocks": clocks(match, state, now),
+        "seats": seats_public(seats, speed_limits(match.speed), now),
+        "clocks": clocks(match.speed, match, state, now),
         "result": result_public(match, seats),
         "rematch": rematch_public(match, seats, rematch_table_id) if over else None,
         # Provably fair: the commitment to the seed, from the first frame (the seed comes at
@@ -124,8 +139,8 @@ def presence_frame(match: Match, state: Any, seats: list[Seat], now: datetime) -
     return {
         "type": "presence",
         "version": match.version,
-        "seats": seats_public(seats),
-        "clocks": clocks(match, state, now),
+        "seats": seats_public(seats, speed_limits(match.speed), now),
+        "clocks": clocks(match.speed, match, state, now),
     }
 
 

@@ -10,6 +10,8 @@ keeps it); the guides after them are the site's own.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -17,7 +19,9 @@ from django.template.loader import select_template
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
+from .models import Table
 from .rules import game_specs
+from .services.clock import speed_limits
 
 # The guides, after the games' rules in the table of contents. The slugs are part of the site's
 # URLs (as the games' are: the table page and the create-table form link to /help/<slug>/), so
@@ -47,11 +51,31 @@ def _help_games() -> list[dict[str, str]]:
     ]
 
 
-def _site_numbers() -> dict[str, int]:
-    """Site settings the pages quote, so the text follows the settings if they change."""
+def _speeds() -> list[dict[str, Any]]:
+    """Each speed's clocks, as the pages quote them (whole seconds)."""
+    speeds = []
+    for speed in Table.Speed:
+        limits = speed_limits(speed.value)
+        speeds.append(
+            {
+                "id": speed.value,
+                "label": speed.label,
+                "turn_seconds": round(limits.turn_seconds),
+                "bank_seconds": round(limits.bank_seconds),
+            }
+        )
+    return speeds
+
+
+def _site_numbers() -> dict[str, Any]:
+    """Site settings the pages quote, so the text follows the settings if they change. The
+    single numbers are the Normal speed's; ``speeds`` has all three."""
+    normal = speed_limits(Table.Speed.NORMAL)
     return {
-        "turn_seconds": settings.TURN_SECONDS,
-        "grace_seconds": settings.ABSENCE_GRACE_SECONDS,
+        "speeds": _speeds(),
+        "turn_seconds": round(normal.turn_seconds),
+        "bank_seconds": round(normal.bank_seconds),
+        "grace_seconds": round(normal.bank_seconds),
         "timeouts_to_abandon": getattr(settings, "LIVE_TIMEOUTS_TO_ABANDON", 3),
         "signup_grant": settings.COIN_SIGNUP_GRANT,
         "daily_amount": settings.COIN_DAILY_TOPUP_AMOUNT,

@@ -50,6 +50,27 @@ def players_avoided(player_ids: set[int]) -> set[int]:
     return {found for avoided in hooks("GAMES_PLAYERS_AVOIDED") for found in avoided(player_ids)}
 
 
+def players_apart(player_ids: set[int]) -> dict[int, set[int]]:
+    """``GAMES_PLAYERS_APART``, each ``apart(player_ids)``: for quick play's pairing, which of
+    these players must not be seated with which (both ways; social: a block), in one query for
+    a whole pool. Players it does not name may meet anyone."""
+    apart: dict[int, set[int]] = {}
+    for hook in hooks("GAMES_PLAYERS_APART"):
+        for player_id, others in hook(player_ids).items():
+            apart.setdefault(player_id, set()).update(others)
+    return apart
+
+
+def player_ratings(game: str, player_ids: set[int]) -> dict[int, float]:
+    """``GAMES_PLAYER_RATINGS``, each ``ratings(game, player_ids)``: the players' ratings in
+    ``game`` for quick play's pairing (the ladder: the displayed rating, a newcomer's for one
+    who has none). The last hook's word counts; with none, everyone is equal (0)."""
+    ratings = dict.fromkeys(player_ids, 0.0)
+    for hook in hooks("GAMES_PLAYER_RATINGS"):
+        ratings.update(hook(game, player_ids))
+    return ratings
+
+
 # --- A match's life -------------------------------------------------------------------------------
 
 

@@ -49,6 +49,17 @@ class Table(models.Model):
         PUBLIC = "public", _("Public")
         FRIENDS = "friends", _("Friends only")
         PASSWORD = "password", _("Password")
+        # Made by quick play for the players it paired: seen by all like a public table, never
+        # listed or joined while it waits for them (games.services.pools).
+        POOL = "pool", _("Quick play")
+
+    class Speed(models.TextChoices):
+        """A table's clocks (docs/protocol.md § Clocks): a turn clock and a bank per seat per
+        match, each preset's numbers a setting (games.services.clock.speed_limits)."""
+
+        FAST = "fast", pgettext_lazy("table speed", "Fast")
+        NORMAL = "normal", pgettext_lazy("table speed", "Normal")
+        RELAXED = "relaxed", pgettext_lazy("table speed", "Relaxed")
 
     class Status(models.TextChoices):
         OPEN = "open", pgettext_lazy("table status", "Open")
@@ -59,6 +70,7 @@ class Table(models.Model):
     game = GameField()
     options = models.JSONField(default=dict)
     stake = models.PositiveIntegerField(default=0, help_text="Domino Coin per seat; 0 is free.")
+    speed = models.CharField(max_length=8, choices=Speed.choices, default=Speed.NORMAL)
     visibility = models.CharField(
         max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -120,11 +132,13 @@ class Seat(models.Model):
     # True while the table is open or playing: a player holds one active seat at a time.
     active = models.BooleanField(default=True)
     joined_at = models.DateTimeField(auto_now_add=True)
-    # Live play: set while the table waits on this seat and none of its player's sockets is
-    # open; the seat forfeits then. Absence is a bank for the whole match (docs/protocol.md):
-    # ``absence_used_ms`` is what earlier absences took, so short returns cannot stall a match.
-    absence_deadline = models.DateTimeField(null=True, blank=True)
-    absence_used_ms = models.PositiveIntegerField(default=0)
+    # Live play: the seat's bank for the whole match (docs/protocol.md § Clocks). It is spent
+    # while the table waits on this seat and either none of its player's sockets is open or its
+    # turn clock ran out; ``bank_deadline`` is set meanwhile (when the bank runs out: an absent
+    # seat forfeits, a present one gets the automatic move), ``bank_used_ms`` is what earlier
+    # spells took, so short returns cannot stall a match.
+    bank_deadline = models.DateTimeField(null=True, blank=True)
+    bank_used_ms = models.PositiveIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     forfeited = models.BooleanField(default=False)
     # A computer plays this seat: one put there (its player is a ComputerPlayer's), or, in
@@ -203,6 +217,7 @@ class Match(models.Model):
     table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="match")
     game = GameField()
     options = models.JSONField(default=dict)
+    speed = models.CharField(max_length=8, choices=Table.Speed.choices, default=Table.Speed.NORMAL)
     # Secret until the match ends; its hash may be shown from the start (provably fair).
     seed = models.CharField(max_length=64)
     seed_hash = models.CharField(max_length=64)
@@ -213,6 +228,9 @@ class Match(models.Model):
     # When the seat to act gets an automatic move (docs/rules/README.md § 0.6 turn clock), or a
     # computer seat its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The seat to act let its turn clock run out and is now spending its bank: the deadline is
+    # when the bank runs out.
+    turn_on_bank = models.BooleanField(default=False)
     # Someone who holds no seat has the table open: only then is a spectators' frame built.
     watched = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -284,3 +302,49 @@ class TableConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel_name} at {self.table_id} (player {self.player_id})"
+
+
+class PoolTicket(models.Model):
+    """A player waiting for quick play, in one or more pools (its entries). Locked by the
+    pairing that takes it (``FOR UPDATE … SKIP LOCKED``), so that two pools pairing at once
+    never both seat one player; ``table`` is set while the player is paired and the table
+    waits for everyone to arrive."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="pool_ticket")
+    # The order of the queue: the oldest ticket first. A player sent back because someone else
+    # did not arrive keeps it, so they are at the head of the pool again.
+    joined_at = models.DateTimeField(db_index=True)
+    # Casual pools only: seat computers after this many seconds with nobody found (None: wait).
+    fill_after_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_strength = models.CharField(max_length=6, default="easy")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="pool_tickets"
+    )
+    paired_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"pool ticket of {self.player_id}"
+
+
+class PoolEntry(models.Model):
+    """One pool a ticket waits in: a game at a speed, a stake, rated or casual."""
+
+    ticket = models.ForeignKey(PoolTicket, on_delete=models.CASCADE, related_name="entries")
+    game = GameField()
+    speed = models.CharField(max_length=8, choices=Table.Speed.choices)
+    stake = models.PositiveIntegerField()
+    rated = models.BooleanField()
+    # The player's rating in this game when they joined (the ladder's, through a hook): what
+    # the pairing compares.
+    rating = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ticket", "game", "speed", "stake", "rated"], name="pool_entry_once"
+            )
+        ]
+        indexes = [models.Index(fields=["game", "speed", "stake", "rated"])]
+
+    def __str__(self) -> str:
+        return f"{self.ticket_id} in {self.game}/{self.speed}/{self.stake}/{self.rated}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -12,8 +13,10 @@ from django.utils import timezone
 
 from accounts.models import Player
 
-from . import access
-from .models import Seat, Table
+from . import access, hooks
+from .catalog import Pool
+from .models import PoolEntry, PoolTicket, Seat, Table
+from .rules import game_specs
 
 
 @dataclass(frozen=True)
@@ -27,14 +30,22 @@ class LobbyPage:
 
 
 def visible_open_tables(
-    player: Player | None, *, game: str | None = None, stake: int | None = None
+    player: Player | None,
+    *,
+    game: str | None = None,
+    stake: int | None = None,
+    speed: str | None = None,
 ) -> QuerySet[Table]:
     """Open tables this player may see (the rule: ``games.access``), newest first."""
-    tables = Table.objects.filter(access.visible_to(player), status=Table.Status.OPEN)
+    tables = Table.objects.filter(access.visible_to(player), status=Table.Status.OPEN).exclude(
+        visibility=Table.Visibility.POOL  # waiting for the players quick play seated there
+    )
     if game:
         tables = tables.filter(game=game)
     if stake is not None:
         tables = tables.filter(stake=stake)
+    if speed:
+        tables = tables.filter(speed=speed)
     return tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")
 
 
@@ -53,10 +64,11 @@ def lobby_page(
     game: str | None = None,
     stake: int | None = None,
     before: int | None = None,
+    speed: str | None = None,
 ) -> LobbyPage:
     """The newest ``LOBBY_PAGE_SIZE`` visible open tables (older than ``before`` when given),
     so a lobby with any number of tables stays one small page and one count."""
-    tables = visible_open_tables(player, game=game, stake=stake)
+    tables = visible_open_tables(player, game=game, stake=stake, speed=speed)
     count = tables.count()
     if before is not None:
         tables = tables.filter(pk__lt=before)
@@ -82,3 +94,57 @@ def friends_online(player: Player | None) -> list[dict[str, Any]]:
         friendships__friend=player, last_seen_at__gte=online_cutoff()
     ).order_by("name")
     return [{"id": friend.pk, "name": friend.name} for friend in friends]
+
+
+# --- Quick play -------------------------------------------------------------------------
+
+
+def pool_counts() -> dict[str, dict[str, int]]:
+    """For each pool with anyone in it: how many wait, and how many play in its matches."""
+    counts: dict[str, dict[str, int]] = {}
+    waiting = Counter(
+        Pool(*row).id
+        for row in PoolEntry.objects.filter(ticket__table__isnull=True).values_list(
+            "game", "speed", "stake", "rated"
+        )
+    )
+    playing = Counter(
+        Pool(*row).id
+        for row in Seat.objects.filter(
+            active=True, is_bot=False, table__visibility=Table.Visibility.POOL
+        ).values_list("table__game", "table__speed", "table__stake", "table__rated")
+    )
+    for pool_id in set(waiting) | set(playing):
+        counts[pool_id] = {"waiting": waiting[pool_id], "playing": playing[pool_id]}
+    return counts
+
+
+def pool_ticket_public(player: Player | None) -> dict[str, Any] | None:
+    """What the player waits for: the pools, since when, the fill choice, a paired table."""
+    if player is None:
+        return None
+    ticket = PoolTicket.objects.filter(player=player).first()
+    if ticket is None:
+        return None
+    return {
+        "pools": [
+            Pool(entry.game, entry.speed, entry.stake, entry.rated).id
+            for entry in ticket.entries.all()
+        ],
+        "joined_at": ticket.joined_at.isoformat(),
+        "fill_after_seconds": ticket.fill_after_seconds,
+        "bot_strength": ticket.bot_strength,
+        "table": ticket.table_id,
+        "url": None if ticket.table_id is None else f"/tables/{ticket.table_id}/",
+    }
+
+
+def player_ratings(player: Player | None) -> dict[str, int]:
+    """A registered player's rating in each game, as the lobby shows it beside the pools (the
+    pairing compares the same numbers); nothing for a visitor or a guest."""
+    if player is None or player.is_guest:
+        return {}
+    return {
+        spec.id: round(hooks.player_ratings(spec.id, {player.pk})[player.pk])
+        for spec in game_specs()
+    }

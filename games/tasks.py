@@ -8,7 +8,7 @@ from celery import shared_task
 
 from core.outage import ends_when_database_unavailable
 
-from .services import moves, presence
+from .services import moves, pools, presence
 from .services.tables import tables_expire
 
 
@@ -40,3 +40,12 @@ def live_sweep() -> dict[str, int]:
     """Every LIVE_SWEEP_SECONDS: due turns, emptied absence banks, dead servers' sockets. A run
     the database missed is the next one's work, a second later."""
     return presence.live_sweep()
+
+
+@shared_task
+@ends_when_database_unavailable
+def pools_sweep() -> dict[str, int]:
+    """Every POOL_SWEEP_SECONDS: quick play's pairing in every pool with someone waiting, and
+    the paired tables nobody completed in time. A run the database missed is the next one's
+    work, a second later."""
+    return pools.pools_sweep()

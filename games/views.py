@@ -29,7 +29,7 @@ from .forms import (
 )
 from .models import Table
 from .services import bots, invitations, tables
-from .services.lobby import lobby_entry
+from .services.lobby import lobby_entry, speed_text
 
 # The lobby lists this many of the newest matches being played, to watch.
 BEING_PLAYED_SHOWN = 8
@@ -39,11 +39,15 @@ BEING_PLAYED_SHOWN = 8
 def lobby_page(request: HttpRequest) -> HttpResponse:
     player = request_player(request)
     filters = LobbyFilterForm(request.GET or None)
-    game, stake, before = lobby_filters(request.GET)
-    page = selectors.lobby_page(player, game=game, stake=stake, before=before)
+    game, stake, before, speed = lobby_filters(request.GET)
+    page = selectors.lobby_page(player, game=game, stake=stake, speed=speed, before=before)
     more_query = ""
     if page.more:
-        chosen = {"game": game or "", "stake": "" if stake is None else stake}
+        chosen = {
+            "game": game or "",
+            "stake": "" if stake is None else stake,
+            "speed": speed or "",
+        }
         more_query = urlencode(
             {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
         )
@@ -83,6 +87,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
                 game=game,
                 options=form.option_values(),
                 stake=form.cleaned_data["stake"],
+                speed=form.cleaned_data["speed"],
                 visibility=form.cleaned_data["visibility"],
                 password=form.cleaned_data["password"],
                 rated=form.cleaned_data["rated"],
@@ -115,6 +120,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "entry": lobby_entry(table),
         "options": describe_options(table.game, table.options),
+        "speed_text": speed_text(table.speed),
         "seats": seats_by_position,
         "my_seat": my_seat,
         "is_creator": player is not None and table.creator_id == player.pk,

@@ -279,3 +279,15 @@ def changes_public(
         }
         for change in sorted(changes, key=lambda change: change.seat)
     ]
+
+
+def pool_ratings(game: str, player_ids: set[int]) -> dict[int, float]:
+    """Quick play pairs by the displayed rating (``GAMES_PLAYER_RATINGS``); a player with no
+    rating yet in ``game`` has a newcomer's."""
+    ratings = dict.fromkeys(player_ids, float(rating.NEW_SKILL.display))
+    found = Rating.objects.filter(game=game, player_id__in=player_ids)
+    ratings.update(
+        (player_id, float(display))
+        for player_id, display in found.values_list("player_id", "display")
+    )
+    return ratings

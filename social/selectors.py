@@ -110,6 +110,16 @@ def players_blocked_by(player_ids: set[int]) -> set[int]:
     return set(blocked.values_list("blocked_id", flat=True))
 
 
+def players_apart(player_ids: set[int]) -> dict[int, set[int]]:
+    """Which of these players blocked, or were blocked by, which (``GAMES_PLAYERS_APART``)."""
+    apart: dict[int, set[int]] = {}
+    pairs = Block.objects.filter(blocker_id__in=player_ids, blocked_id__in=player_ids)
+    for blocker, blocked in pairs.values_list("blocker_id", "blocked_id"):
+        apart.setdefault(blocker, set()).add(blocked)
+        apart.setdefault(blocked, set()).add(blocker)
+    return apart
+
+
 # --- Pages ----------------------------------------------------------------------------------------
 
 

@@ -217,6 +217,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.live_sweep",
         "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", 1)),
     },
+    # Quick play: pairing in every pool with players waiting, and tables nobody came to.
+    "pools-sweep": {
+        "task": "games.tasks.pools_sweep",
+        "schedule": float(os.environ.get("POOL_SWEEP_SECONDS", 1)),
+    },
     # The ladder: finished rated matches whose rating task was lost.
     "ladder-sweep": {
         "task": "ladder.tasks.rate_unrated_matches",

@@ -19,8 +19,16 @@ COIN_DAILY_TOPUP_BELOW = int(os.environ.get("COIN_DAILY_TOPUP_BELOW", 250))
 # --- Tables and live play (site rules, docs/rules/README.md § 0.6) ------------------------------
 
 TABLE_IDLE_MINUTES = int(os.environ.get("TABLE_IDLE_MINUTES", 30))
-TURN_SECONDS = int(os.environ.get("TURN_SECONDS", 45))
-ABSENCE_GRACE_SECONDS = int(os.environ.get("ABSENCE_GRACE_SECONDS", 60))
+# Speeds (docs/protocol.md § Clocks; games.services.clock.speed_limits): each table's turn clock
+# and each seat's bank for the whole match, spent once the turn clock has run out and while the
+# table waits on an absent seat. Normal keeps the names of the site's one clock before speeds
+# (TURN_SECONDS; ABSENCE_GRACE_SECONDS is still read for its bank).
+FAST_TURN_SECONDS = float(os.environ.get("FAST_TURN_SECONDS", 12))
+FAST_BANK_SECONDS = float(os.environ.get("FAST_BANK_SECONDS", 30))
+TURN_SECONDS = float(os.environ.get("TURN_SECONDS", 30))
+BANK_SECONDS = float(os.environ.get("BANK_SECONDS", os.environ.get("ABSENCE_GRACE_SECONDS", 90)))
+RELAXED_TURN_SECONDS = float(os.environ.get("RELAXED_TURN_SECONDS", 75))
+RELAXED_BANK_SECONDS = float(os.environ.get("RELAXED_BANK_SECONDS", 180))
 # A player whose socket pinged within this many seconds shows as online to friends.
 ONLINE_SECONDS = int(os.environ.get("ONLINE_SECONDS", 90))
 
@@ -78,6 +86,8 @@ ACCOUNTS_FRIENDS_PAGE_CONTEXT = ["social.selectors.friends_page_context"]
 GAMES_JOIN_CHECKS = ["social.services.cooldowns.require_may_sit"]
 GAMES_PLAYERS_AVOIDING = ["social.selectors.players_blocking"]
 GAMES_PLAYERS_AVOIDED = ["social.selectors.players_blocked_by"]
+GAMES_PLAYERS_APART = ["social.selectors.players_apart"]
+GAMES_PLAYER_RATINGS = ["ladder.selectors.pool_ratings"]
 GAMES_MATCH_STARTED: list[str] = []
 GAMES_SEAT_FORFEITED = ["social.services.cooldowns.forfeit_recorded"]
 GAMES_MATCH_ENDED: list[str] = []
@@ -123,3 +133,21 @@ LADDER_PAGE_SIZE = int(os.environ.get("LADDER_PAGE_SIZE", 50))
 # ended this long ago, so it does not race the task that is on its way.
 LADDER_SWEEP_SECONDS = float(os.environ.get("LADDER_SWEEP_SECONDS", 60))
 LADDER_SWEEP_AFTER_SECONDS = float(os.environ.get("LADDER_SWEEP_AFTER_SECONDS", 30))
+
+# --- Quick play (issue 28; games.services.pools; docs/protocol.md § Quick play) ---------------
+
+# The pools: every game × speed × these stakes (0: free) × rated or casual.
+POOL_STAKES: list[int] = [int(stake) for stake in env_list("POOL_STAKES", "0,25,100")]
+# The rating gap a group may span: this much at once, this much more per second waited, at
+# most this much (the ladder's displayed rating points).
+POOL_GAP_START = float(os.environ.get("POOL_GAP_START", 100))
+POOL_GAP_PER_SECOND = float(os.environ.get("POOL_GAP_PER_SECOND", 10))
+POOL_GAP_MOST = float(os.environ.get("POOL_GAP_MOST", 600))
+# The fill times a player may choose for computers in casual pools, in seconds.
+POOL_FILL_SECONDS: list[int] = [int(s) for s in env_list("POOL_FILL_SECONDS", "10,20,30,60")]
+# Paired players have this long to open the table; then the table is called off, those who
+# came go back to the head of the pool and the others leave it. No coin moves before.
+POOL_CONNECT_SECONDS = float(os.environ.get("POOL_CONNECT_SECONDS", 15))
+# The pairing pass (beat), and the most tickets of one pool it looks at in one pass.
+POOL_SWEEP_SECONDS = float(os.environ.get("POOL_SWEEP_SECONDS", 1))
+POOL_BATCH = int(os.environ.get("POOL_BATCH", 400))

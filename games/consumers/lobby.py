@@ -3,8 +3,8 @@ requests arrive here.
 
 Every page a player keeps open (lobby, waiting room) holds one, so it is also the player's
 presence (online friends) and the channel for "your match has started". The snapshot is one
-page of the newest tables of the socket's filter (``/ws/lobby/?game=…&stake=…``) with their
-count; older pages come on request (docs/protocol.md § The lobby socket). Which tables a
+page of the newest tables of the socket's filter (``/ws/lobby/?game=…&stake=…&speed=…``) with
+their count; older pages come on request (docs/protocol.md § The lobby socket). Which tables a
 player may see is decided where they are published; this socket relays what reaches it.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import OperationalError
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -19,14 +20,17 @@ from django.utils.translation import gettext
 from accounts.realtime import friend_news_group
 from accounts.services import player_seen
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
+from core.errors import ServiceError
 from core.pool import run_db
 from core.websocket import GuardedJsonConsumer
 
 from .. import hooks, realtime
 from ..catalog import GAME_TITLES, describe_options
-from ..forms import lobby_filters
-from ..selectors import friends_online, lobby_page
-from ..services.lobby import lobby_entry
+from ..forms import LobbyFilters, lobby_filters
+from ..models import Table
+from ..selectors import friends_online, lobby_page, player_ratings, pool_counts, pool_ticket_public
+from ..services import pools
+from ..services.lobby import lobby_entry, speed_words
 
 
 def localized(entry: dict[str, Any]) -> dict[str, Any]:
@@ -35,11 +39,15 @@ def localized(entry: dict[str, Any]) -> dict[str, Any]:
         **entry,
         "game_title": str(GAME_TITLES[entry["game"]]),
         "options": describe_options(entry["game"], entry["options_raw"]),
+        # An entry published before speeds (a deploy in progress) is Normal.
+        **speed_words(entry.get("speed", Table.Speed.NORMAL)),
     }
 
 
-def _page(player: Any, game: str | None, stake: int | None, before: int | None) -> dict[str, Any]:
-    page = lobby_page(player, game=game, stake=stake, before=before)
+def _page(player: Any, filters: LobbyFilters, before: int | None) -> dict[str, Any]:
+    page = lobby_page(
+        player, game=filters.game, stake=filters.stake, speed=filters.speed, before=before
+    )
     flagged = hooks.low_completion(
         seat.player_id for table in page.tables for seat in table.seats.all()
     )
@@ -58,7 +66,7 @@ def _seen(player: Any) -> list[dict[str, Any]]:
 class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def connect(self) -> None:
         query = QueryDict(self.scope.get("query_string", b"").decode("latin-1"))
-        self.game, self.stake, self.before = lobby_filters(query)
+        self.filters = lobby_filters(query)
         await self.accept()  # nothing is read before the handshake is accepted
         await self.identify()
         # The groups first, the snapshot after: nothing published in between is missed.
@@ -78,8 +86,15 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def _snapshot(self, *, replaceable: bool = False) -> None:
         def build() -> dict[str, Any]:
-            page = _page(self.player, self.game, self.stake, self.before)
-            return {"type": "lobby", **page, "friends_online": friends_online(self.player)}
+            page = _page(self.player, self.filters, self.filters.before)
+            return {
+                "type": "lobby",
+                **page,
+                "friends_online": friends_online(self.player),
+                "pool_ticket": pool_ticket_public(self.player),
+                "pool_counts": pool_counts(),
+                "ratings": player_ratings(self.player),
+            }
 
         await self.send_json(await run_db(build), replaceable=replaceable)
 
@@ -98,8 +113,10 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             if type(before) is not int or not 0 < before < 2**63:
                 await self.bad_message(gettext("'before' must be a table id."))
                 return
-            page = await run_db(_page, self.player, self.game, self.stake, before)
+            page = await run_db(_page, self.player, self.filters, before)
             await self.send_json({"type": "tables", "before": before, **page})
+        elif kind in ("pool_join", "pool_leave"):
+            await self._pool(kind, content)
         else:
             text = gettext("The lobby understands %(ping)s, %(sync)s and %(more)s.") % {
                 "ping": '{"type": "ping"}',
@@ -107,6 +124,32 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                 "more": '{"type": "more", "before": 12}',
             }
             await self.bad_message(text)
+
+    async def _pool(self, kind: str, content: dict[str, Any]) -> None:
+        """Quick play (docs/protocol.md § Quick play): the services check everything sent."""
+        if self.player is None:
+            text = gettext("Play as a guest or log in to play now.")
+            await self.send_error("no_player", text)
+            return
+        try:
+            if kind == "pool_join":
+                ticket = await run_db(
+                    pools.pool_enter,
+                    player=self.player,
+                    pool_ids=content.get("pools"),
+                    fill_after_seconds=content.get("fill_after"),
+                    bot_strength=content.get("strength", "easy"),
+                )
+            else:
+                await run_db(pools.pool_leave, player=self.player)
+                ticket = None
+        except ServiceError as error:
+            await self.send_error(error.code, str(error))
+            return
+        except OperationalError:  # a lock not had in time: nothing changed, say so
+            await self.send_error("busy", gettext("The server is busy; try again."))
+            return
+        await self.send_json({"type": "pool_ticket", "ticket": ticket})
 
     # --- Events from services (games.realtime), already meant for this socket's player ---
 
@@ -121,6 +164,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                     "status": event["status"],
                     "game": event["game"],
                     "stake": event["stake"],
+                    "speed": event.get("speed", Table.Speed.NORMAL),
                 }
             )
 
@@ -130,6 +174,15 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def player_match_started(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "match_started"})
+
+    async def player_paired(self, event: dict[str, Any]) -> None:
+        await self.send_json({**event, "type": "paired"})
+
+    async def player_pool_called_off(self, event: dict[str, Any]) -> None:
+        await self.send_json({**event, "type": "pool_called_off"})
+
+    async def lobby_pools(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "pools", "counts": event["counts"]})
 
     async def friend_requests(self, event: dict[str, Any]) -> None:
         await self.send_json(

@@ -8,10 +8,50 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from .. import access, hooks, realtime
 from ..catalog import GAME_TITLES, describe_options
 from ..models import Table
-from .matches import publish_roles
+from .clock import speed_limits
+from .publishing import publish_roles
+
+# --- A table's speed in words ------------------------------------------------------------------
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+def speed_title(speed: str) -> str:
+    """The speed's name ("Fast") in the active language; a row older than speeds is Normal,
+    as its clocks are (``clock.speed_limits``)."""
+    if speed not in Table.Speed.values:
+        speed = Table.Speed.NORMAL
+    return str(Table.Speed(speed).label)
+
+
+def speed_clocks(speed: str) -> str:
+    """The speed's clocks in a few words ("12 s + 30 s bank"): a turn clock and a bank for the
+    whole match, the numbers read from the settings now, as the clocks are armed."""
+    limits = speed_limits(speed)
+    return gettext("%(turn)s s + %(bank)s s bank") % {
+        "turn": _seconds(limits.turn_seconds),
+        "bank": _seconds(limits.bank_seconds),
+    }
+
+
+def speed_text(speed: str) -> str:
+    """Name and clocks in one line ("Fast · 12 s + 30 s bank"): the create form, the table's
+    header and the lobby row's title say the same."""
+    return f"{speed_title(speed)} · {speed_clocks(speed)}"
+
+
+def speed_words(speed: str) -> dict[str, str]:
+    """The speed's words of a lobby entry, in the active language (``localized`` redoes them
+    for each receiver of a published entry)."""
+    return {"speed_title": speed_title(speed), "speed_clocks": speed_clocks(speed)}
+
 
 # --- Publishing --------------------------------------------------------------------------------
 
@@ -31,6 +71,8 @@ def lobby_entry(table: Table, flagged: set[int] | None = None) -> dict[str, Any]
         "options": describe_options(table.game, table.options),
         "options_raw": table.options,
         "stake": table.stake,
+        "speed": table.speed,
+        **speed_words(table.speed),
         "visibility": table.visibility,
         "seats_taken": len(seats),
         "seats_total": table.seats_total,
@@ -60,6 +102,7 @@ def table_publish(table: Table) -> None:
         "status": table.status,
         "game": table.game,
         "stake": table.stake,
+        "speed": table.speed,
         "table": lobby_entry(table) if table.status == Table.Status.OPEN else None,
     }
     publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again

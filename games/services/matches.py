@@ -25,16 +25,16 @@ from django.utils import timezone
 from accounts.services import stake_outcome, wallet_refund, wallet_settle
 from core import rows
 
-from .. import frames, hooks, realtime
+from .. import frames, hooks
 from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
 from ..rules import State, get_game
-from .clock import Clocks, Limits, SeatClock, next_clocks
 from .jobs import enqueue_on_commit
+from .publishing import publish_roles, publish_state, publish_to_table
+from .turns import arm_clocks
 
 logger = logging.getLogger(__name__)
 
-BOT_TURN_TASK = "games.tasks.play_bot_turn"
-MOVE_FIELDS = ("state", "version", "turn_deadline")  # what a move that does not end changes
+MOVE_FIELDS = ("state", "version", "turn_deadline", "turn_on_bank")  # what a move changes
 
 
 # --- Loading under the lock -----------------------------------------------------------------------
@@ -89,91 +89,6 @@ def _stale() -> timedelta:
     return timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
 
 
-# --- Publishing -----------------------------------------------------------------------------------
-
-
-def publish_state(match: Match, state: Any, seats: list[Seat], now: datetime) -> None:
-    """Each seat's view to the player holding it, the spectators theirs; all after commit."""
-    table = match.table
-    for seat in seats:
-        realtime.publish_on_commit(
-            realtime.table_player_group(table.pk, seat.player_id),
-            realtime.frame_event(
-                frames.state_frame(table, match, state, seats, seat.position, now)
-            ),
-        )
-    if match.watched:  # nobody without a seat has the table open: no spectators' frame
-        realtime.publish_on_commit(
-            realtime.table_spectator_group(table.pk),
-            realtime.frame_event(frames.state_frame(table, match, state, seats, None, now)),
-        )
-
-
-def publish_to_table(table_id: int, frame: dict[str, Any]) -> None:
-    """A frame that is the same for every socket at the table (it names no card)."""
-    realtime.publish_on_commit(realtime.table_group(table_id), realtime.frame_event(frame))
-
-
-def publish_roles(table_id: int) -> None:
-    """Who holds a seat changed: every socket at the table asks again what it may see."""
-    realtime.publish_on_commit(realtime.table_group(table_id), {"type": realtime.ROLE})
-
-
-# --- Clocks ---------------------------------------------------------------------------------------
-
-
-def _limits() -> Limits:
-    return Limits(
-        turn_seconds=settings.TURN_SECONDS,
-        grace_seconds=settings.ABSENCE_GRACE_SECONDS,
-        computer_delay_seconds=settings.BOT_MOVE_DELAY_SECONDS,
-    )
-
-
-def arm_clocks(
-    match: Match, state: Any, seats: list[Seat], now: datetime, *, new_turn: bool
-) -> bool:
-    """Apply the clock policy (``clock.next_clocks``) to the rows. Lock held.
-
-    Saves the seats it changes and sets ``match.turn_deadline`` (the caller saves the match);
-    a computer seat that is now to act gets its move enqueued. Returns whether anything changed.
-    """
-    playing = match.status == Match.Status.PLAYING
-    to_act = state.to_act if playing else None
-    before = Clocks(
-        turn_deadline=match.turn_deadline,
-        seats=tuple(
-            SeatClock(
-                connected=seat.connected,
-                computer=seat.is_bot or seat.forfeited,
-                absence_deadline=seat.absence_deadline,
-                absence_used_ms=seat.absence_used_ms,
-            )
-            for seat in seats
-        ),
-    )
-    after = next_clocks(before, to_act=to_act, new_turn=new_turn, now=now, limits=_limits())
-    for seat, old, new in zip(seats, before.seats, after.seats, strict=True):
-        if new != old:
-            seat.absence_deadline = new.absence_deadline
-            seat.absence_used_ms = new.absence_used_ms
-            seat.save(update_fields=["absence_deadline", "absence_used_ms"])
-    changed = after != before
-    match.turn_deadline = after.turn_deadline
-    if (
-        to_act is not None
-        and after.seats[to_act].computer
-        and (new_turn or before.turn_deadline is None)
-    ):
-        enqueue_on_commit(
-            BOT_TURN_TASK,
-            match.pk,
-            match.version,
-            countdown=settings.BOT_MOVE_DELAY_SECONDS,  # a person can follow the trick
-        )
-    return changed
-
-
 # --- Start ----------------------------------------------------------------------------------------
 
 
@@ -186,7 +101,7 @@ def match_started(match: Match) -> None:
     seats = table_seats(match.table_id)
     refresh_connected(match, seats, now)
     arm_clocks(match, state, seats, now, new_turn=True)
-    match.save(update_fields=["turn_deadline", "watched"])
+    match.save(update_fields=["turn_deadline", "turn_on_bank", "watched"])
     publish_state(match, state, seats, now)
     publish_roles(match.table_id)
     hooks.match_started(match, seats)
@@ -258,10 +173,10 @@ def forfeit_seat(
     begun = every_seat_moved(match, seats)
     new_state = state.forfeit(seat.position)
     seat.forfeited = True
-    seat.absence_deadline = None
+    seat.bank_deadline = None
     seat.is_bot = begun and not new_state.is_over  # only classic Joker plays on after a forfeit
     seat.bot_strength = "easy" if seat.is_bot else seat.bot_strength
-    seat.save(update_fields=["forfeited", "absence_deadline", "is_bot", "bot_strength"])
+    seat.save(update_fields=["forfeited", "bank_deadline", "is_bot", "bot_strength"])
     hooks.seat_forfeited(match, seats, seat, reason=reason, now=now)
     if not begun:
         _abort(match, seats, seat=seat.position, reason=reason, now=now)
@@ -297,6 +212,7 @@ def _finish(
     }
     match.ended_at = now
     match.turn_deadline = None
+    match.turn_on_bank = False
     table = match.table
     if table.stake:
         # For the end-of-match screen: what the settlement below pays, seat by seat.
@@ -311,10 +227,10 @@ def _finish(
 
 
 def _free_table(table: Table, seats: list[Seat], status: str, now: datetime) -> None:
-    Seat.objects.filter(table=table).update(active=False, absence_deadline=None)
+    Seat.objects.filter(table=table).update(active=False, bank_deadline=None)
     for seat in seats:
         seat.active = False
-        seat.absence_deadline = None
+        seat.bank_deadline = None
     table.status = status
     table.ended_at = now
     table.save(update_fields=["status", "ended_at"])
@@ -351,7 +267,10 @@ def _abort(match: Match, seats: list[Seat], seat: int | None, reason: str, now: 
         match.result["coins"] = [0] * len(seats)  # every stake goes back
     match.ended_at = now
     match.turn_deadline = None
-    match.save(update_fields=["version", "status", "result", "ended_at", "turn_deadline"])
+    match.turn_on_bank = False
+    match.save(
+        update_fields=["version", "status", "result", "ended_at", "turn_deadline", "turn_on_bank"]
+    )
     wallet_refund(match_id=match.pk)
     _free_table(match.table, seats, Table.Status.CANCELLED, now)
     publish_state(match, engine_state(match), seats, now)

@@ -31,6 +31,7 @@ from .matches import (
     table_seats,
 )
 from .move_rows import AtTable, locked_match_and_seats
+from .turns import turn_onto_bank
 
 
 @dataclass(frozen=True)
@@ -178,12 +179,13 @@ def match_leave(
 def play_due_turn(
     *, match_id: int, version: int, now: datetime | None = None, skip_locked: bool = False
 ) -> bool:
-    """The turn clock ran out, or a computer seat's pause is over: the automatic move, once.
+    """The turn clock ran out, or a computer seat's pause is over: the seat's turn goes on to
+    its bank if it has some left, else the automatic move, once.
 
-    Idempotent: it names the version the clock was armed for; any move since makes it a no-op.
-    The turn clock runs whether the seat is connected or not, so an absent player cannot stall
-    the table. The third timeout in a row is abandonment (docs/rules/README.md § 0.6) and
-    forfeits instead.
+    Idempotent: it names the version the clock was armed for; any move since makes it a no-op
+    (and a turn already on the bank is not put there again). The clocks run whether the seat is
+    connected or not, so an absent player cannot stall the table. The third timeout in a row is
+    abandonment (docs/rules/README.md § 0.6) and forfeits instead.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -200,6 +202,8 @@ def play_due_turn(
         seat = seats[state.to_act]
         if seat.is_bot or seat.forfeited:
             _computer_move(match, state, seats, seat, now)
+            return True
+        if turn_onto_bank(match, state, seats, now):
             return True
         seat.timeouts_in_row += 1
         seat.save(update_fields=["timeouts_in_row"])
@@ -269,7 +273,7 @@ def _computer_move(match: Match, state: Any, seats: list[Seat], seat: Seat, now:
 def forfeit_absent_seat(
     *, match_id: int, seat: int, now: datetime | None = None, skip_locked: bool = False
 ) -> bool:
-    """An absent seat the table waits on emptied its absence bank: forfeit it, exactly once."""
+    """An absent seat the table waits on emptied its bank: forfeit it, exactly once."""
     now = now or timezone.now()
     with transaction.atomic():
         # Lock: re-check the deadline against a reconnect.
@@ -281,8 +285,8 @@ def forfeit_absent_seat(
         if (
             target.forfeited
             or target.connected
-            or target.absence_deadline is None
-            or target.absence_deadline > now
+            or target.bank_deadline is None
+            or target.bank_deadline > now
         ):
             return False
         forfeit_seat(match, engine_state(match), seats, target, reason="absent", now=now)

@@ -27,15 +27,11 @@ from core.errors import ServiceError
 
 from .. import access, frames, hooks
 from ..models import LiveServer, Match, Seat, Table, TableConnection
-from .matches import (
-    arm_clocks,
-    engine_state,
-    locked_match,
-    publish_to_table,
-    refresh_connected,
-    table_seats,
-)
+from .matches import engine_state, locked_match, refresh_connected, table_seats
 from .moves import forfeit_absent_seat, play_due_turn
+from .pool_tables import pool_table_arrived
+from .publishing import publish_to_table
+from .turns import arm_clocks
 
 
 @dataclass(frozen=True)
@@ -116,7 +112,10 @@ def socket_connect(
         seats = table_seats(table_id)
         if match is not None:
             _presence_changed(match, seats, now)
-        return _snapshot(table, match, seats, player, now)
+        snapshot = _snapshot(table, match, seats, player, now)
+    if match is None and player is not None and table.visibility == Table.Visibility.POOL:
+        pool_table_arrived(table_id)  # the last player to arrive starts a quick-play match
+    return snapshot
 
 
 def socket_disconnect(*, channel_name: str, now: datetime | None = None) -> None:
@@ -164,7 +163,7 @@ def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
         return
     state = engine_state(match)
     if arm_clocks(match, state, seats, now, new_turn=False):
-        match.save(update_fields=["turn_deadline"])
+        match.save(update_fields=["turn_deadline", "turn_on_bank"])
         changed = True
     if changed:
         publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
@@ -218,7 +217,10 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
             if match is not None:
                 _presence_changed(match, table_seats(table_id), now)
     overdue_seats = Seat.objects.filter(
-        absence_deadline__lte=now, forfeited=False, table__match__status=Match.Status.PLAYING
+        bank_deadline__lte=now,
+        connected=False,
+        forfeited=False,
+        table__match__status=Match.Status.PLAYING,
     ).values_list("table__match__pk", "position")
     for match_id, position in list(overdue_seats):
         counts["forfeits"] += forfeit_absent_seat(

@@ -25,7 +25,7 @@ from .tables import table_start
 def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True) -> dict[str, Any]:
     """Accept (or withdraw) a rematch; the last acceptance opens the new table, once.
 
-    Same game, options, stake and visibility; every player moves one seat on. The players a
+    Same game, options, stake, speed and visibility; every player moves one seat on. The players a
     computer replaced are not asked. The new table starts at once when every seat is filled.
     """
     with transaction.atomic():
@@ -79,6 +79,7 @@ def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> T
                 game=table.game,
                 options=table.options,
                 stake=table.stake,
+                speed=table.speed,
                 visibility=table.visibility,
                 password_hash=table.password_hash,
                 rated=table.rated,

@@ -90,8 +90,12 @@ def table_create(
     visibility: str,
     password: str = "",
     rated: bool = True,
+    speed: str = Table.Speed.NORMAL,
 ) -> Table:
-    """Open a table with the creator in the first seat. A guest's table is always casual."""
+    """Open a table with the creator in the first seat. A guest's table is always casual.
+
+    ``speed`` picks the match's clocks (``clock.speed_limits``); callers that predate speeds
+    (practice, scripts) open a Normal table."""
     if game not in GAME_TITLES:
         raise ServiceError(gettext("Unknown game %(game)r.") % {"game": game}, code="unknown_game")
     engine = get_game(game)
@@ -113,6 +117,8 @@ def table_create(
         )
     if visibility not in Table.Visibility.values:
         raise ServiceError(gettext("Choose Public, Friends or Password."), code="bad_visibility")
+    if speed not in Table.Speed.values:
+        raise ServiceError(gettext("Choose Fast, Normal or Relaxed."), code="bad_speed")
     password_hash = ""
     if visibility == Table.Visibility.PASSWORD:
         if len(password or "") < MIN_PASSWORD_LENGTH:
@@ -136,6 +142,7 @@ def table_create(
             game=game,
             options=parsed,
             stake=stake,
+            speed=speed,
             visibility=visibility,
             password_hash=password_hash,
             creator=creator,
@@ -197,7 +204,8 @@ def table_join(
             return existing
         require_open(table)
         taken = set(table.seats.values_list("position", flat=True))
-        if len(taken) >= table.seats_total:
+        if len(taken) >= table.seats_total or table.visibility == Table.Visibility.POOL:
+            # A quick-play table seats those the pairing chose, and nobody else.
             raise ServiceError(gettext("This table is full."), code="full")
         if table.stake and player.is_guest:
             raise ServiceError(
@@ -233,6 +241,11 @@ def table_leave(*, player: Player, table_id: int) -> None:
                 code="started",
             )
         require_open(table)
+        if table.visibility == Table.Visibility.POOL:
+            raise ServiceError(
+                gettext("Quick play: press Leave in the lobby's Play now to stop waiting."),
+                code="pool_table",
+            )
         seat.delete()
         remaining = list(
             table.seats.filter(is_bot=False).select_related("player").order_by("position")
@@ -277,6 +290,7 @@ def table_start(table: Table) -> Match | None:
                 table=table,
                 game=table.game,
                 options=table.options,
+                speed=table.speed,
                 seed=seed,
                 seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
                 state=get_game(table.game).new_match(table.options, seed).to_dict(),

@@ -24,7 +24,7 @@ let more = !moreLine.hidden;
 
 function query(extra) {
   const params = new URLSearchParams();
-  for (const key of ["game", "stake"]) {
+  for (const key of ["game", "stake", "speed"]) {
     if (filters.get(key)) params.set(key, filters.get(key));
   }
   for (const [key, value] of Object.entries(extra)) {
@@ -36,8 +36,11 @@ function query(extra) {
 function matchesFilters(table) {
   const game = filters.get("game");
   const stake = filters.get("stake");
+  const speed = filters.get("speed");
   if (game && table.game !== game) return false;
   if (stake !== null && stake !== "" && String(table.stake) !== stake) return false;
+  // An event from before speeds names none: such a table is Normal.
+  if (speed && (table.speed || "normal") !== speed) return false;
   return true;
 }
 
@@ -108,10 +111,15 @@ function render(table) {
       true,
     ),
     creator: interpolate(gettext("by %(creator)s"), { creator: displayName(table.creator) }, true),
+    speed_title: table.speed_title || "",
+    speed_clocks: table.speed_clocks || "",
   };
   for (const [name, text] of Object.entries(slots)) {
     item.querySelector(`[data-slot="${name}"]`).textContent = text;
   }
+  const speed = item.querySelector('[data-slot="speed_title"]');
+  speed.dataset.speed = table.speed || "normal";
+  speed.title = table.speed_clocks || "";
   item.querySelector('[data-slot="url"]').href = table.url;
   return item;
 }

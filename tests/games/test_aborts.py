@@ -131,9 +131,9 @@ def test_an_absence_bank_running_out_before_anyone_moved_aborts_the_rematch(alic
         table=new, position=engine_state(match).to_act
     )
     other = alice if first.player == bob else bob
-    assert first.absence_deadline is not None
+    assert first.bank_deadline is not None
     before = {player.name: reputation(player) for player in (first.player, other)}
-    presence.live_sweep(now=first.absence_deadline + timedelta(seconds=1))
+    presence.live_sweep(now=first.bank_deadline + timedelta(seconds=1))
 
     match = _aborted(new, first.position)
     assert Forfeit.objects.get(match=match).reason == "absent"
@@ -146,7 +146,7 @@ def test_an_absence_bank_running_out_before_anyone_moved_aborts_the_rematch(alic
 
 
 def test_three_timeouts_before_a_move_of_ones_own_abort_the_match(alice, bob, settings):
-    settings.ABSENCE_GRACE_SECONDS = 86_400  # only the turn clocks act here
+    settings.BANK_SECONDS = 86_400  # only the turn clocks act here
     table = _rated_table(alice, bob)
     now = timezone.now()
     for _ in range(10):

@@ -254,8 +254,6 @@ FACTS = {
             "♠, ♥, ♦, ♣",
             "5, 4, 3, 2",
             "25, 50, 100",
-            "45",
-            "60",
         ],
         "en": [
             "36 cards",
@@ -322,8 +320,6 @@ FACTS = {
             "220",
             "−90",
             "230",
-            "45",
-            "60",
         ],
         "en": [
             "24 deals",
@@ -429,7 +425,7 @@ FACTS = {
         ],
     },
     "faq": {
-        "all": ["Domino Coin", "45", "60", "1000", "250", "Guest-4821", "25, 50, 100"],
+        "all": ["Domino Coin", "1000", "250", "Guest-4821", "25, 50, 100"],
         "en": [
             "guest",
             "free",
@@ -514,6 +510,9 @@ def test_glossary_defines_the_game_words(client, lang: str) -> None:
         "spel-pass",
         "forfeit",
         "available",
+        "speed",
+        "bank",
+        "turn-clock",
     ):
         assert f'<dt id="{anchor}">' in html, (lang, anchor)
 
@@ -533,27 +532,156 @@ def test_difference_page_compares_the_two_jokers(client, lang: str) -> None:
         assert fact in text
 
 
+# --- speeds: the turn clock and the bank, from the settings ------------------------------------
+
+# Each speed's settings (games.services.clock.SPEED_SETTINGS), spelled out so that a page quoting
+# the wrong preset's numbers fails.
+SPEED_SETTINGS = {
+    "fast": ("FAST_TURN_SECONDS", "FAST_BANK_SECONDS"),
+    "normal": ("TURN_SECONDS", "BANK_SECONDS"),
+    "relaxed": ("RELAXED_TURN_SECONDS", "RELAXED_BANK_SECONDS"),
+}
+# The speeds table's column headings, written in each page's language (not through gettext).
+SPEED_HEADINGS = {
+    "en": ["Speed", "Each turn", "Bank for the match"],
+    "ka": ["სიჩქარე", "ყოველ სვლაზე", "დროის მარაგი მატჩზე"],
+    "ru": ["Скорость", "На каждый ход", "Запас на партию"],
+}
+# The words each language uses for the speed and the bank (the glossary's entries).
+SPEED_WORDS = {
+    "en": ["speed", "bank", "turn clock"],
+    "ka": ["სიჩქარე", "დროის მარაგ", "სვლის საათ"],
+    "ru": ["скорост", "запас времени", "часы хода"],
+}
+SPEED_PAGES = ("faq", "japanese_joker", "classic_joker", "japanese_whist")
+
+
+def expected_speeds(lang: str) -> dict[str, tuple[str, int, int]]:
+    """Each speed's label in ``lang`` and its turn and bank seconds, from the settings now."""
+    from games.models import Table
+
+    with translation.override(lang):
+        return {
+            speed.value: (
+                str(speed.label),
+                round(getattr(settings, SPEED_SETTINGS[speed.value][0])),
+                round(getattr(settings, SPEED_SETTINGS[speed.value][1])),
+            )
+            for speed in Table.Speed
+        }
+
+
+def speeds_table(html: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The speeds table of a page: its column headings, and each row's cells by speed id."""
+    match = re.search(r'<table class="help-table help-speeds">(.*?)</table>', html, re.S)
+    assert match, "the page has no speeds table"
+    table = match.group(1)
+    cells = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>", re.S)
+    head = re.search(r"<thead>(.*?)</thead>", table, re.S)
+    assert head
+    headings = [unescape(c).strip() for c in cells.findall(head.group(1))]
+    rows = {
+        speed: [unescape(c).strip() for c in cells.findall(row)]
+        for speed, row in re.findall(r'<tr data-speed="(\w+)">(.*?)</tr>', table, re.S)
+    }
+    return headings, rows
+
+
+def assert_speeds_quoted(client, slug: str, lang: str) -> None:
+    response = get_page(client, f"/help/{slug}/", lang)
+    assert response.status_code == 200
+    html = response.content.decode()
+    headings, rows = speeds_table(html.split('<article class="help-article"', 1)[1])
+    assert headings == SPEED_HEADINGS[lang], (slug, lang)
+    expected = expected_speeds(lang)
+    assert list(rows) == list(expected), (slug, lang)  # Fast, Normal, Relaxed, in that order
+    for speed, (label, turn, bank) in expected.items():
+        name, turn_cell, bank_cell = rows[speed]
+        assert name == label, (slug, lang, speed)
+        assert re.fullmatch(rf"{turn}\D+", turn_cell), (slug, lang, speed, turn_cell)
+        assert re.fullmatch(rf"{bank}\D+", bank_cell), (slug, lang, speed, bank_cell)
+    text = article(response)
+    for word in SPEED_WORDS[lang]:
+        assert word in text.lower(), (slug, lang, word)
+    # The site-wide clock and the separate absence allowance of before speeds are gone.
+    assert "grace" not in text.lower() and "время ожидания" not in text
+    assert "მოლოდინის დრო" not in text
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_tips_quote_the_clock_and_grace(client, lang: str) -> None:
-    text = page_text(client, "tips", lang)
-    assert "45" in text and "60" in text
+@pytest.mark.parametrize("slug", SPEED_PAGES)
+def test_faq_and_rules_pages_quote_every_speed_from_the_settings(
+    client, slug: str, lang: str
+) -> None:
+    assert_speeds_quoted(client, slug, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SPEED_PAGES)
+def test_changing_a_speed_setting_changes_the_pages(client, settings, slug: str, lang: str) -> None:
+    settings.FAST_TURN_SECONDS = 15
+    settings.BANK_SECONDS = 100
+    settings.RELAXED_BANK_SECONDS = 240
+    assert expected_speeds(lang)["fast"][1] == 15 and expected_speeds(lang)["normal"][2] == 100
+    assert_speeds_quoted(client, slug, lang)
+    assert "240" in page_text(client, slug, lang)
+
+
+def test_the_speed_labels_are_in_the_page_language(client) -> None:
+    """The labels are the model's choices, translated as the create-table form shows them: each
+    language's page names the speeds in its own words."""
+    shown = {}
+    for lang in LANGS:
+        _, rows = speeds_table(get_page(client, "/help/faq/", lang).content.decode())
+        shown[lang] = [cells[0] for cells in rows.values()]
+    assert shown["en"] == ["Fast", "Normal", "Relaxed"]
+    assert all(GEORGIAN.search(label) for label in shown["ka"]), shown["ka"]
+    assert all(CYRILLIC.search(label) for label in shown["ru"]), shown["ru"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_and_tips_quote_every_speed(client, settings, lang: str) -> None:
+    settings.FAST_TURN_SECONDS = 14
+    settings.RELAXED_TURN_SECONDS = 77
+    for slug in ("glossary", "tips"):
+        text = page_text(client, slug, lang)
+        for label, turn, bank in expected_speeds(lang).values():
+            assert re.search(rf"{re.escape(label)}\W+[^;.]*\b{turn}\b[^;.]*\b{bank}\b", text), (
+                slug,
+                lang,
+                label,
+            )
+        for word in SPEED_WORDS[lang][:2]:
+            assert word in text.lower(), (slug, lang, word)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_defines_speed_and_bank(client, lang: str) -> None:
+    text = page_text(client, "glossary", lang)
+    terms = {
+        "en": ["Speed", "Bank (time bank)", "Turn clock"],
+        "ka": ["სიჩქარე (speed)", "დროის მარაგი (time bank)", "სვლის საათი (turn clock)"],
+        "ru": ["Скорость стола", "Запас времени", "Часы хода"],
+    }
+    for term in terms[lang]:
+        assert term in text, (lang, term)
 
 
 @override_settings(
-    TURN_SECONDS=30,
-    ABSENCE_GRACE_SECONDS=90,
+    TURN_SECONDS=40,
+    BANK_SECONDS=120,
     COIN_SIGNUP_GRANT=700,
-    COIN_DAILY_TOPUP_AMOUNT=120,
+    COIN_DAILY_TOPUP_AMOUNT=125,
     COIN_DAILY_TOPUP_BELOW=150,
 )
 @pytest.mark.parametrize("lang", LANGS)
 def test_site_settings_are_quoted_from_the_settings(client, lang: str) -> None:
     faq = page_text(client, "faq", lang)
-    for number in ("30", "90", "700", "120", "150"):
+    for number in ("40", "120", "700", "125", "150"):
         assert number in faq
-    assert "45" not in faq and "1000" not in faq
+    assert "1000" not in faq
     rules = page_text(client, "japanese_joker", lang)
-    assert "30" in rules and "90" in rules
+    assert "40" in rules and "120" in rules
 
 
 # --- the worked examples and diagrams agree with the rules engines -----------------------------

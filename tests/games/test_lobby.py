@@ -60,7 +60,7 @@ def snapshot() -> tuple:
 )
 def test_each_game_form_offers_exactly_its_rules_options(game, options):
     fields = list(table_form_for(game).base_fields)
-    assert fields == ["stake", "visibility", "password", "rated", *options]
+    assert fields == ["stake", "speed", "visibility", "password", "rated", *options]
 
 
 def test_japanese_joker_points_default_to_21_and_offer_the_four_targets(alice):

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db]
 
 def _ready(table, *, watched: bool):
     """Both players at the table, and someone watching or not: no presence change on the move."""
-    Seat.objects.filter(table=table).update(connected=True, absence_deadline=None)
+    Seat.objects.filter(table=table).update(connected=True, bank_deadline=None)
     Match.objects.filter(table=table).update(watched=watched)
     match = Match.objects.get(table=table)
     state = matches.engine_state(match)
@@ -199,7 +199,7 @@ def test_the_moves_locked_read_builds_what_the_orm_builds(alice, bob, carol, dav
     from games.services.move_rows import locked_match_and_seats
 
     table = start_table("classic_joker", [alice, bob, carol, dave])
-    Seat.objects.filter(table=table, position=2).update(absence_used_ms=1234, forfeited=True)
+    Seat.objects.filter(table=table, position=2).update(bank_used_ms=1234, forfeited=True)
     at_table = locked_match_and_seats(table.pk, session_key=_session_of(alice))
     assert at_table.session_alive
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))

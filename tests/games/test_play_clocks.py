@@ -16,7 +16,7 @@ from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
 from games import tasks
 from games.models import LiveServer, Match, MatchEvent, Seat, Table
-from games.services import matches, moves, presence, rematch
+from games.services import matches, moves, presence, rematch, turns
 from tests.support.live import (
     Sock,
     cookie_headers,
@@ -74,7 +74,7 @@ async def _begin(table, socks):
 
 
 async def test_reconnecting_before_the_deadline_means_no_forfeit(alice, bob, settings):
-    settings.ABSENCE_GRACE_SECONDS = 0.5
+    settings.BANK_SECONDS = 0.5
     table, socks = await _jj(alice, bob)
     waiting_seat = socks[0].state["view"]["to_act"]
     player = alice if waiting_seat == 0 else bob
@@ -101,7 +101,7 @@ async def test_reconnecting_before_the_deadline_means_no_forfeit(alice, bob, set
 
 
 async def test_after_the_deadline_the_seat_forfeits_exactly_once(alice, bob, settings):
-    settings.ABSENCE_GRACE_SECONDS = 1
+    settings.BANK_SECONDS = 1
     table, socks = await _jj(alice, bob, stake=50)
     await _begin(table, socks)
     waiting_seat = socks[0].state["view"]["to_act"]
@@ -139,16 +139,16 @@ async def test_the_absence_bank_drains_only_while_the_table_waits_on_the_absent_
         lambda f: f["type"] == "presence" and not f["seats"][idle]["connected"]
     )
     assert presence["seats"][idle]["absence_deadline"] is None  # not idle's turn: no countdown
-    assert (await _seat(table.pk, idle)).absence_deadline is None
+    assert (await _seat(table.pk, idle)).bank_deadline is None
     while mover.state["view"]["to_act"] != idle:  # the trump, the lead: then idle's turn
         version = mover.version
         await mover.act(mover.state["view"]["legal"][0])
         await mover.until_version(version + 1)
     seat = await _seat(table.pk, idle)
-    assert seat.absence_deadline is not None and seat.absence_used_ms == 0  # the whole bank
+    assert seat.bank_deadline is not None and seat.bank_used_ms == 0  # the whole bank
     match = await _match(table.pk)
     assert match.turn_deadline is not None  # the turn clock runs on while idle is away
-    assert mover.state["seats"][idle]["absence_deadline"] == seat.absence_deadline.isoformat()
+    assert mover.state["seats"][idle]["absence_deadline"] == seat.bank_deadline.isoformat()
     await mover.close()
 
 
@@ -157,7 +157,7 @@ async def test_short_returns_cannot_stall_a_match_the_bank_keeps_what_each_absen
 ):
     """Away, back, away again: the second absence gets what is left of the bank, not a fresh
     grace, and the turn clock does not restart across the return."""
-    settings.ABSENCE_GRACE_SECONDS = 60
+    settings.BANK_SECONDS = 60
     table, socks = await _jj(alice, bob)
     waiting = socks[0].state["view"]["to_act"]
     player = alice if waiting == 0 else bob
@@ -166,17 +166,17 @@ async def test_short_returns_cannot_stall_a_match_the_bank_keeps_what_each_absen
     await socks[1 - waiting].until(
         lambda f: f["type"] == "presence" and f["seats"][waiting]["absence_deadline"]
     )
-    first = (await _seat(table.pk, waiting)).absence_deadline
+    first = (await _seat(table.pk, waiting)).bank_deadline
     await asyncio.sleep(2)
     back = await _open(table.pk, player)
     seat = await _seat(table.pk, waiting)
-    assert seat.absence_deadline is None and seat.absence_used_ms >= 1900
+    assert seat.bank_deadline is None and seat.bank_used_ms >= 1900
     assert (await _match(table.pk)).turn_deadline == turn_deadline  # no fresh turn clock
     await back.close()
     await socks[1 - waiting].until(
         lambda f: f["type"] == "presence" and f["seats"][waiting]["absence_deadline"]
     )
-    second = (await _seat(table.pk, waiting)).absence_deadline
+    second = (await _seat(table.pk, waiting)).bank_deadline
     # The second deadline is where the first one was, give or take the short time back: the two
     # seconds spent away the first time are gone from the bank (a fresh grace would add them).
     assert 0 <= (second - first).total_seconds() < 1.5
@@ -186,15 +186,22 @@ async def test_short_returns_cannot_stall_a_match_the_bank_keeps_what_each_absen
 async def test_an_absent_players_turn_ends_in_an_automatic_move_and_repeated_in_a_forfeit(
     alice, bob, settings
 ):
-    settings.ABSENCE_GRACE_SECONDS = 3600  # the bank outlasts the test: only the turn clock acts
+    """Away on their turn: no bank for the turn (the table does not wait for someone who is not
+    there), the automatic move when the turn clock runs out, while the bank drains."""
+    settings.BANK_SECONDS = 3600  # the bank outlasts the test: only the turn clock acts
     table, socks = await _jj(alice, bob)
     await _begin(table, socks)
     idle = socks[0].state["view"]["to_act"]
     await socks[idle].close()
     other = socks[1 - idle]
-    await other.until(lambda f: f["type"] == "presence" and not f["seats"][idle]["connected"])
+    frame = await other.until(
+        lambda f: f["type"] == "presence" and not f["seats"][idle]["connected"]
+    )
+    assert frame["seats"][idle]["absence_deadline"] == frame["seats"][idle]["bank_deadline"]
+    before = await _match(table.pk)
     assert await _expire_turn(table.pk) is True  # away, and the clock still plays for them
     assert [e.kind for e in await _events(table.pk, "timeout")] == ["timeout"]
+    assert (await _match(table.pk)).version == before.version + 1  # no bank: the move at once
     while (await _match(table.pk)).status == Match.Status.PLAYING:
         await settle(table.pk, [other])
         if other.state["view"]["to_act"] == idle:
@@ -212,13 +219,19 @@ async def test_an_absent_players_turn_ends_in_an_automatic_move_and_repeated_in_
 
 @sync_to_async
 def _expire_turn(table_id):
-    """The clock runs out: the task for the current version runs at (and after) the deadline."""
+    """The clock runs out: the turn clock, then what is left of the seat's bank. The task for
+    the current version runs at (and after) each deadline; each deadline acts once."""
     match = Match.objects.get(table_id=table_id)
-    late = match.turn_deadline + timedelta(seconds=1)
-    first = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
-    again = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
-    assert again is False
-    return first
+    while True:
+        late = match.turn_deadline + timedelta(seconds=1)
+        first = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
+        again = moves.play_due_turn(match_id=match.pk, version=match.version, now=late)
+        assert again is False
+        after = Match.objects.get(pk=match.pk)
+        if not first or after.version != match.version:
+            return first
+        assert after.turn_on_bank and after.turn_deadline > match.turn_deadline
+        match = after
 
 
 async def test_a_connected_player_who_does_not_act_gets_the_auto_move_and_three_abandon(alice, bob):
@@ -242,6 +255,47 @@ async def test_a_connected_player_who_does_not_act_gets_the_auto_move_and_three_
     assert match.result["reason"] == "forfeit" and match.result["winners"] == [1 - idle]
     forfeit = await _events(table.pk, "forfeit")
     assert [e.action for e in forfeit] == [{"reason": "abandoned"}]
+    for sock in socks.values():
+        await sock.close()
+
+
+async def test_a_slow_player_spends_the_bank_the_table_sees_it_and_keeps_what_is_left(alice, bob):
+    """Past the turn clock a present player's turn goes on to their bank: every socket hears
+    it (``turn_on_bank``, the seat's ``bank_deadline``); a move made on the bank keeps what is
+    left for later turns, and the next turn gets a whole turn clock."""
+    table, socks = await _jj(alice, bob)
+    await _begin(table, socks)
+    match = await _match(table.pk)
+    thinker = socks[0].state["view"]["to_act"]
+    assert match.speed == Table.Speed.NORMAL  # 30 s a turn, a bank of 90 s
+    # (a seat whose socket opened after the start paid its bank for the moment it was away)
+    used_ms = (await _seat(table.pk, thinker)).bank_used_ms
+    assert socks[0].state["seats"][thinker]["bank_ms"] == 90_000 - used_ms
+    # The turn clock ran out a moment ago (the socket's move below is made at the real time).
+    late = timezone.now()
+    await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+        turn_deadline=late - timedelta(milliseconds=1)
+    )
+    assert await sync_to_async(moves.play_due_turn)(
+        match_id=match.pk, version=match.version, now=late
+    )
+    for sock in socks.values():
+        frame = await sock.until(lambda f: f["type"] == "presence" and f["clocks"]["turn_on_bank"])
+        assert frame["seats"][thinker]["bank_deadline"] == frame["clocks"]["turn_deadline"]
+        assert frame["seats"][thinker]["absence_deadline"] is None  # here, only slow
+    on_bank = await _match(table.pk)
+    assert on_bank.version == match.version
+    assert on_bank.turn_deadline == late + timedelta(milliseconds=90_000 - used_ms)
+    await socks[thinker].act(socks[thinker].state["view"]["legal"][0])
+    await settle(table.pk, list(socks.values()))
+    seat = await _seat(table.pk, thinker)
+    assert seat.bank_deadline is None and used_ms < seat.bank_used_ms < 90_000
+    assert seat.timeouts_in_row == 0 and await _events(table.pk, "timeout") == []
+    after = await _match(table.pk)
+    assert not after.turn_on_bank
+    state = socks[thinker].state
+    assert state["clocks"]["turn_on_bank"] is False
+    assert state["seats"][thinker]["bank_ms"] == 90_000 - seat.bank_used_ms
     for sock in socks.values():
         await sock.close()
 
@@ -343,7 +397,7 @@ async def test_the_sweep_removes_a_server_that_stopped_beating_with_its_sockets(
     assert counts["servers"] == 1
     seats = [await _seat(table.pk, position) for position in (0, 1)]
     assert [seat.connected for seat in seats] == [False, False]
-    assert seats[to_act].absence_deadline is not None
+    assert seats[to_act].bank_deadline is not None
     # The process was alive after all (a long stall): its next beat finds its row gone and its
     # sockets register again.
     assert await sync_to_async(presence.server_beat)(server_name=server.name) is False
@@ -439,8 +493,8 @@ async def test_a_rematch_opens_once_with_the_seats_rotated_when_both_accept(alic
 def test_the_sweep_plays_an_overdue_turn_clock_and_an_overdue_bot_turn_whose_tasks_were_lost(
     alice, bob, carol, dave, monkeypatch, settings
 ):
-    settings.ABSENCE_GRACE_SECONDS = 86_400  # nobody opened the page; only the clocks act here
-    monkeypatch.setattr(matches, "enqueue_on_commit", lambda *a, **k: None)  # every task is lost
+    settings.BANK_SECONDS = 86_400  # nobody opened the page; only the clocks act here
+    monkeypatch.setattr(turns, "enqueue_on_commit", lambda *a, **k: None)  # every task is lost
     table = start_table("classic_joker", [alice, bob, carol, dave])
     match = every_seat_moves(table)  # the bids: from then on a leaver's seat goes to a computer
     opening = match.version

@@ -96,8 +96,8 @@ def test_a_forfeit_claimed_by_two_task_runs_and_the_sweep_at_once_happens_once(a
     )
     presence.socket_disconnect(channel_name="c1")
     seat = Seat.objects.get(table=table, position=to_act)
-    assert seat.absence_deadline is not None and not seat.connected
-    late = seat.absence_deadline + timedelta(seconds=1)  # the grace has run out
+    assert seat.bank_deadline is not None and not seat.connected
+    late = seat.bank_deadline + timedelta(seconds=1)  # the grace has run out
 
     def task():
         return moves.forfeit_absent_seat(match_id=match.pk, seat=to_act, now=late)

@@ -135,9 +135,9 @@ def _absent_forfeit(leaver, other, *, by_server, settings):
     else:
         presence.socket_disconnect(channel_name=f"c{leaver.pk}-{table.pk}", now=now)
     position = Seat.objects.get(table=table, player=leaver).position
-    Seat.objects.filter(table=table).exclude(position=position).update(absence_deadline=None)
+    Seat.objects.filter(table=table).exclude(position=position).update(bank_deadline=None)
     # Whichever seat the table waits on, the leaver's absence bank is the one that runs out.
-    Seat.objects.filter(table=table, position=position).update(absence_deadline=now)
+    Seat.objects.filter(table=table, position=position).update(bank_deadline=now)
     later = now + timedelta(hours=1)
     LiveServer.objects.update(last_seen_at=later)  # the servers up now beat on
     presence.live_sweep(now=later)

@@ -42,10 +42,17 @@ def cookie_headers(player: Player | None) -> list[tuple[bytes, bytes]]:
     return [*ORIGIN, (b"cookie", cookie.encode())]
 
 
-def start_table(game: str, players: list[Player], *, options=None, stake: int = 0) -> Table:
+def start_table(
+    game: str, players: list[Player], *, options=None, stake: int = 0, speed: str = "normal"
+) -> Table:
     """A table whose match has started: the first player opens it, the others join."""
     table = tables.table_create(
-        creator=players[0], game=game, options=options or {}, stake=stake, visibility="public"
+        creator=players[0],
+        game=game,
+        options=options or {},
+        stake=stake,
+        visibility="public",
+        speed=speed,
     )
     for player in players[1:]:
         tables.table_join(player=player, table_id=table.pk)

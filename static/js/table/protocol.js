@@ -101,23 +101,31 @@
  */
 
 /**
+ * A seat as every frame names it (docs/protocol.md § Clocks for its bank).
  * @typedef {object} SeatEntry
  * @property {number} seat
  * @property {string} name
  * @property {boolean} connected
- * @property {string | null} absence_deadline
+ * @property {string | null} absence_deadline  set while the seat is absent: when it forfeits
+ * @property {string | null} bank_deadline  set while the seat's bank drains: when it runs out
+ * @property {number} bank_ms  the seat's bank left at `clocks.server_time`, in ms
  * @property {boolean} forfeited
  * @property {boolean} bot
+ * @property {string | null} [bot_strength]
  * @property {number} timeouts
  */
 
 /**
+ * The table's clocks: a turn clock, then each seat's bank for the whole match.
  * @typedef {object} Clocks
  * @property {string} server_time
+ * @property {"fast" | "normal" | "relaxed"} speed
  * @property {number | null} turn_seat
- * @property {string | null} turn_deadline
+ * @property {string | null} turn_deadline  when the turn clock runs out, or (turn_on_bank) the bank
+ * @property {boolean} turn_on_bank  the seat to act let its turn clock run out: its bank runs now
  * @property {number} turn_seconds
- * @property {number} grace_seconds
+ * @property {number} bank_seconds
+ * @property {number} grace_seconds  the bank's old name (= bank_seconds)
  */
 
 /**

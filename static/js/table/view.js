@@ -460,9 +460,13 @@ export class TableView {
     }
     const clock = el("span", "seat-clock");
     clock.dataset.clockSeat = String(seat);
+    // The seat's bank for the whole match: what is left once its turn clock runs out.
+    const bank = el("span", "seat-bank");
+    bank.dataset.bankSeat = String(seat);
+    bank.title = gettext("Bank: the time this seat has left once its turn clock runs out");
     const absence = el("span", "seat-absence");
     absence.dataset.absenceSeat = String(seat);
-    box.append(clock, absence);
+    box.append(clock, bank, absence);
   }
 
   /**
@@ -959,27 +963,65 @@ export class TableView {
     return Date.now() + this.skew;
   }
 
+  /**
+   * What is left of a seat's bank now: counted down from `bank_deadline` while it drains, else
+   * as the frame said (`bank_ms`); null when the frame names no bank (a server before banks).
+   * @param {import("./protocol.js").SeatEntry} entry
+   * @param {number} now
+   */
+  bankLeft(entry, now) {
+    if (entry.bank_deadline) return Math.max(0, Date.parse(entry.bank_deadline) - now);
+    return typeof entry.bank_ms === "number" ? entry.bank_ms : null;
+  }
+
+  /**
+   * The turn clock's words: "0:12", or once it has run out and the bank runs, "bank 0:24".
+   * @param {number} ms
+   */
+  turnClockText(ms) {
+    const time = clockText(ms);
+    const state = /** @type {StateFrame} */ (this.state);
+    return state.clocks.turn_on_bank ? fmt(gettext("bank %(time)s"), { time }) : time;
+  }
+
   tick() {
     const state = this.state;
     if (!state) return;
     const clocks = state.clocks;
     const now = this.now();
+    const playing = state.status === "playing";
     for (let seat = 0; seat < this.n; seat += 1) {
       const box = this.zones[seat].box;
       const clock = box.querySelector("[data-clock-seat]");
       const absence = box.querySelector("[data-absence-seat]");
+      const bank = box.querySelector("[data-bank-seat]");
+      const turn = playing && clocks.turn_seat === seat && Boolean(clocks.turn_deadline);
       let text = "";
-      if (state.status === "playing" && clocks.turn_seat === seat && clocks.turn_deadline) {
-        text = clockText(Date.parse(clocks.turn_deadline) - now);
+      if (turn && clocks.turn_deadline) {
+        text = this.turnClockText(Date.parse(clocks.turn_deadline) - now);
       }
       if (clock) {
         clock.textContent = text;
         const left = clocks.turn_deadline ? Date.parse(clocks.turn_deadline) - now : Infinity;
         clock.classList.toggle("low", left < 10000);
+        clock.classList.toggle("on-bank", turn && Boolean(clocks.turn_on_bank));
       }
       const entry = (state.seats || []).find((s) => s.seat === seat);
+      // Every player's bank, counted down while it drains; the turn clock says it already for
+      // the seat whose turn is on its bank. A computer never needs one.
+      let banked = "";
+      const counted = entry && playing && !entry.bot && !entry.forfeited;
+      const left = entry && counted ? this.bankLeft(entry, now) : null;
+      if (entry && left !== null && !(turn && clocks.turn_on_bank)) {
+        banked = fmt(gettext("bank %(time)s"), { time: clockText(left) });
+      }
+      if (bank) {
+        bank.textContent = banked;
+        bank.classList.toggle("draining", Boolean(entry && entry.bank_deadline));
+        bank.classList.toggle("low", left !== null && left < 10000);
+      }
       let away = "";
-      if (entry && entry.absence_deadline && state.status === "playing") {
+      if (entry && entry.absence_deadline && playing) {
         away = fmt(gettext("%(name)s disconnected — forfeits in %(time)s"), {
           name: entry.name,
           time: clockText(Date.parse(entry.absence_deadline) - now),
@@ -990,9 +1032,10 @@ export class TableView {
     const turnClock = this.root.querySelector("#turn-clock");
     if (turnClock) {
       turnClock.textContent =
-        clocks.turn_deadline && state.status === "playing"
-          ? clockText(Date.parse(clocks.turn_deadline) - now)
+        clocks.turn_deadline && playing
+          ? this.turnClockText(Date.parse(clocks.turn_deadline) - now)
           : "";
+      turnClock.classList.toggle("on-bank", playing && Boolean(clocks.turn_on_bank));
     }
     const turnAway = this.root.querySelector("#turn-absence");
     if (turnAway) {

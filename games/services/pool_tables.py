@@ -1,0 +1,89 @@
+"""Quick play's tables between the pairing and the start: the match starts when the last
+player opens the table, and a table not everyone opened in time is called off (docs/protocol.md
+§ Quick play). No coin moves before the start."""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from core import realtime as core_realtime
+
+from .. import realtime
+from ..models import PoolTicket, Seat, Table, TableConnection
+from .tables import locked_table, table_start
+
+
+def _lock_tickets(table: Table) -> None:
+    """The table's tickets, before their entries go: a ticket first, then its entries, in every
+    path (a player's leave takes theirs in that order too), or two deletes deadlock."""
+    list(PoolTicket.objects.select_for_update().filter(table=table).order_by("pk").values("pk"))
+
+
+def pool_table_arrived(table_id: int) -> bool:
+    """A socket opened a quick-play table: once every player has one open, the match starts
+    (the stakes taken then). Called with the socket's row saved; True if it started."""
+    with transaction.atomic():
+        table = locked_table(table_id)  # Lock: two arrivals at once start it once.
+        if table.visibility != Table.Visibility.POOL or table.status != Table.Status.OPEN:
+            return False
+        seats = Seat.objects.filter(table=table)
+        people = set(seats.filter(is_bot=False).values_list("player_id", flat=True))
+        here = set(
+            TableConnection.objects.filter(table=table, player_id__in=people).values_list(
+                "player_id", flat=True
+            )
+        )
+        if here != people or seats.count() != table.seats_total:
+            return False
+        match = table_start(table)
+        if match is None:  # someone could no longer cover the stake: they leave the pool
+            broke = table.stood_up_for_stake_id
+            transaction.on_commit(
+                lambda: pool_table_call_off(table_id, now=timezone.now(), leaving={broke or 0})
+            )
+            return False
+        _lock_tickets(table)
+        PoolTicket.objects.filter(table=table).delete()
+    return True
+
+
+def pool_table_call_off(
+    table_id: int, *, now: datetime, leaving: AbstractSet[int] = frozenset()
+) -> None:
+    """The table is not played: its seats freed, the players who opened it (and did not
+    leave) back to the head of their pools, the others out of them."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        if table.visibility != Table.Visibility.POOL or table.status != Table.Status.OPEN:
+            return
+        people = set(
+            Seat.objects.filter(table=table, is_bot=False).values_list("player_id", flat=True)
+        )
+        here = set(
+            TableConnection.objects.filter(table=table, player_id__in=people).values_list(
+                "player_id", flat=True
+            )
+        )
+        back = here - set(leaving)
+        _lock_tickets(table)
+        PoolTicket.objects.filter(table=table, player_id__in=back).update(
+            table=None, paired_at=None
+        )
+        PoolTicket.objects.filter(table=table).delete()
+        Seat.objects.filter(table=table).update(active=False)
+        table.status = Table.Status.CANCELLED
+        table.ended_at = now
+        table.save(update_fields=["status", "ended_at"])
+        for player_id in people:
+            core_realtime.publish_on_commit(
+                realtime.player_group(player_id),
+                {"type": "player.pool_called_off", "table": table_id, "back": player_id in back},
+            )
+        core_realtime.publish_on_commit(
+            realtime.table_group(table_id),
+            realtime.frame_event({"type": "called_off", "table": table_id, "url": "/"}),
+        )
