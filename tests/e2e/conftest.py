@@ -48,6 +48,16 @@ def _postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A browser test that reads or writes the database from this process (``django_db``) needs
+    the server to use the same database: PostgreSQL. On the embedded default the server has a
+    file database of its own, so such a test skips there (fails under ``REQUIRE_SERVICES=1``)
+    instead of failing on rows it cannot see; the others run on both."""
+    for item in items:
+        if "e2e" in item.path.parts and item.get_closest_marker("django_db"):
+            item.add_marker(pytest.mark.postgres)
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
