@@ -1,0 +1,115 @@
+"""A Fast table in two phones' browsers (issue 28 § 1): the speed and every seat's bank are in
+sight; when the turn clock runs out the turn goes on to the bank, which both players see count
+down; when the bank runs out too the automatic move is played and announced to both.
+
+The clock is run out from this process as the sweep runs it (the services, at the deadline):
+a browser test does not wait 42 real seconds."""
+
+from __future__ import annotations
+
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Match, MatchEvent, Seat
+from games.services import moves
+
+from .phone import PHONES, phone_people, table_id  # noqa: F401 (the fixture `phones`)
+from .test_table_defects import NOTICE_JS, caught_up, on_the_server_layer
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = PHONES[0]
+
+
+def _due(tid: int, *, moved: bool) -> Match:
+    """The clock of the seat to act runs out now: the sweep's call, in a thread (the services
+    publish through async_to_sync). ``moved``: whether it must be the automatic move."""
+    done: dict = {}
+
+    def run() -> None:
+        try:
+            match = Match.objects.get(table_id=tid)
+            now = timezone.now()
+            gone = now - timedelta(milliseconds=1)
+            Match.objects.filter(pk=match.pk).update(turn_deadline=gone)
+            if match.turn_on_bank:  # the bank runs out with the turn it is spent on
+                Seat.objects.filter(table_id=tid, bank_deadline__isnull=False).update(
+                    bank_deadline=gone
+                )
+            done["ok"] = moves.play_due_turn(match_id=match.pk, version=match.version, now=now)
+            done["match"] = Match.objects.get(pk=match.pk)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=30)
+    assert done.get("ok"), done
+    match = done["match"]
+    assert match.turn_on_bank is not moved
+    return match
+
+
+def _seat_text(person, seat: int, selector: str) -> str:
+    return person.page.locator(f"{selector}[data-bank-seat='{seat}']").inner_text()
+
+
+def test_a_fast_tables_clock_and_bank_are_seen_and_run_out_into_an_announced_move(phones, settings):
+    on_the_server_layer(settings)
+    alice, bob = phones(2, PHONE)
+    alice.page.goto("/tables/new/japanese_joker/")
+    alice.page.locator("input[name='speed'][value='fast']").check()
+    alice.page.get_by_role("button", name="Open the table").click()
+    alice.page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    url = alice.page.url
+    bob.join(url)
+    tid = table_id(url)
+    for person in (alice, bob):
+        person.wait_version(0)
+    version = alice.state["version"]
+    by_seat = {person.state["seat"]: person for person in (alice, bob)}
+
+    # The speed and each player's whole bank, in sight on a phone.
+    for person in (alice, bob):
+        speed = person.page.locator("#table-speed")
+        behind_more = not speed.is_visible()  # on a phone the page around the table is
+        if behind_more:
+            person.page.locator("#tool-more").tap()
+        assert speed.is_visible()
+        assert "Fast" in speed.inner_text() and "30 s bank" in speed.inner_text()
+        if behind_more:
+            person.page.locator("#tool-more").tap()
+        for seat in by_seat:
+            bank = person.page.locator(f"[data-bank-seat='{seat}']")
+            # (whole, or a second short: a seat whose socket came a moment after the start)
+            assert bank.is_visible() and re.fullmatch(r"bank 0:(29|30)", bank.inner_text())
+    to_act = alice.state["view"]["to_act"]
+    thinker = by_seat[to_act]
+
+    # The turn clock runs out: the turn goes on to the bank, and both see it count down.
+    _due(tid, moved=False)
+    for person in (alice, bob):
+        caught_up(person, version)
+        turn = person.page.locator("#turn-clock")
+        person.page.wait_for_function(
+            "() => /^bank 0:(2\\d|30)$/.test(document.querySelector('#turn-clock').textContent)"
+        )
+        assert turn.is_visible()
+    # The bank runs out too: the automatic move, announced to both.
+    _due(tid, moved=True)
+    event = MatchEvent.objects.get(match__table_id=tid, version=version + 1)
+    assert event.kind == "timeout" and event.seat == to_act
+    for seat, person in by_seat.items():
+        caught_up(person, version + 1)
+        notice = person.page.wait_for_function(NOTICE_JS).json_value()
+        assert notice["inside"], notice
+        assert notice["text"].startswith(
+            "Time ran out:" if seat == to_act else "Time ran out for"
+        ), notice
+    # What the bank had left is gone: the thinker's seat says so, the other's is whole.
+    assert thinker.page.locator(f"[data-bank-seat='{to_act}']").inner_text() == "bank 0:00"
