@@ -22,7 +22,13 @@ The phases, in the order they run:
    times a second (under the rate limit) and never read. The other tables' p99 must stay
    within twice what it was alone; the non-readers are closed by the server (4013 past
    ``LIVE_SEND_BUFFER_BYTES``, or unanswered pings) and the web processes' RSS growth is shown.
-5. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
+5. **Quick play** (issue 28 § 2): ``--pool-players`` (1,000) registered players, each with a
+   lobby socket, send one ``pool_join`` (one or two of ``--pools``) at random moments of
+   ``--pool-window`` (60 s); a player told ``paired`` opens the table, and when both have the
+   match starts (then seat 0 leaves: aborted, stakes refunded). Pairs made per second,
+   ``pool_join`` → the first ``playing`` state and ``paired`` → that state (p50/p99; its p99
+   must be at most 1 s), beside the group echo of the same run.
+6. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
    ledger audited (``manage.py audit_coins``), every frame every client received checked
    against the match replayed from its seed (no card its seat could not see at that version),
    and the server log free of tracebacks and errors.

@@ -33,6 +33,8 @@ from bench.load.phases import (
     FLOOR_SLOW_READER_P99_RATIO,
     FLOOR_SOCKETS,
 )
+from bench.load.pools import add_arguments as add_pool_arguments
+from bench.load.pools import pool_floor, pool_phase
 from bench.load.server import (
     ROOT,
     Server,
@@ -100,6 +102,12 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
                 flush=True,
             )
             result["slow_readers"] = await run.slow_readers(guests)
+        if args.pool_players:
+            print(
+                f"Quick play: {args.pool_players} players join pools within {args.pool_window:g} s",
+                flush=True,
+            )
+            result["pools"] = await pool_phase(run, group)
         run.check_alive()
         print("After the run", flush=True)
         result["after"] = {
@@ -171,6 +179,8 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "passed": slow["passed"],
             }
         )
+    if result.get("pools"):
+        checks.append(pool_floor(result))
     memory = open_loop["memory"]
     if memory["tables"]:
         checks.append(
@@ -257,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--slow-readers", type=int, default=10, help="non-reading sockets (0: skip the phase)"
     )
+    add_pool_arguments(parser)
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)
     parser.add_argument(

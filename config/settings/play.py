@@ -148,6 +148,8 @@ POOL_FILL_SECONDS: list[int] = [int(s) for s in env_list("POOL_FILL_SECONDS", "1
 # Paired players have this long to open the table; then the table is called off, those who
 # came go back to the head of the pool and the others leave it. No coin moves before.
 POOL_CONNECT_SECONDS = float(os.environ.get("POOL_CONNECT_SECONDS", 15))
+# The lobbies hear the pools' counts at most this often (when they changed).
+POOL_COUNTS_SECONDS = float(os.environ.get("POOL_COUNTS_SECONDS", 5))
 # The pairing pass (beat), and the most tickets of one pool it looks at in one pass.
 POOL_SWEEP_SECONDS = float(os.environ.get("POOL_SWEEP_SECONDS", 1))
 POOL_BATCH = int(os.environ.get("POOL_BATCH", 400))

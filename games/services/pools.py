@@ -35,6 +35,7 @@ from .pairing import Gap, Waiting, pair
 from .pool_tables import pool_table_call_off
 
 COUNTS_KEY = "games.pools.counts"  # the counts the lobbies were last told
+COUNTS_PAUSE_KEY = "games.pools.counts-pause"  # set while the counts were said too recently
 
 
 def _pool_of(entry: PoolEntry) -> Pool:
@@ -107,12 +108,13 @@ def pool_join(
         )
     with transaction.atomic():
         _lock_player(player)
-        _check_may_wait(player, chosen)
+        # Paired first: the seat the check below would find is the one waiting for them.
         ticket = PoolTicket.objects.select_for_update().filter(player=player).first()
         if ticket is not None and ticket.table_id is not None:
             raise ServiceError(
                 gettext("You have been paired: your table is waiting for you."), code="paired"
             )
+        _check_may_wait(player, chosen)
         if ticket is None:
             ticket = PoolTicket(player=player, joined_at=now)
         ticket.fill_after_seconds = fill_after_seconds
@@ -298,7 +300,11 @@ def pools_sweep(*, now: datetime | None = None) -> dict[str, int]:
 
 def pool_counts_publish() -> None:
     """Every lobby hears how many wait and play in each pool, when that changed since the last
-    pass said it (so a quiet site sends nothing)."""
+    time it was said (a quiet site sends nothing), and at most every ``POOL_COUNTS_SECONDS``:
+    on a busy site the counts change every pass, and a thousand lobbies each hearing it every
+    second cost more than the pairing."""
+    if not cache.add(COUNTS_PAUSE_KEY, True, timeout=settings.POOL_COUNTS_SECONDS):
+        return
     counts = selectors.pool_counts()
     if cache.get(COUNTS_KEY) == counts:
         return

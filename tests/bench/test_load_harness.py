@@ -64,6 +64,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--open-steps", "2", "--open-seconds", "2", "--period", "1", "--sockets", "6"),
         *("--echo-clients", "4", "--echo-seconds", "0.5", "--output", str(output)),
         *("--slow-tables", "2", "--slow-readers", "2"),
+        *("--pool-players", "4", "--pool-window", "1", "--pools", "japanese_joker/fast/0/casual"),
     ]
     try:
         result = subprocess.run(
@@ -87,6 +88,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     slow = run["slow_readers"]  # both windows measured, and the non-readers really sent
     assert slow["alone"]["moves"] > 0 and slow["beside_non_readers"]["moves"] > 0
     assert slow["syncs_sent"] > 0
+    assert run["pools"]["tables_started"] == 2  # quick play: four players, two tables
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
     assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}

@@ -127,6 +127,9 @@ def test_two_players_are_paired_and_the_match_starts_when_both_have_arrived(alic
     assert {s.player_id for s in Seat.objects.filter(table=table)} == {alice.pk, bob.pk}
     assert set(PoolTicket.objects.values_list("table_id", flat=True)) == {table_id}
     assert _pair(JJ_RATED_25) == [] and _pair(JJ_CASUAL_FREE) == []  # nobody twice
+    with pytest.raises(ServiceError) as refused:  # the seat waiting for her is not "elsewhere"
+        pools.pool_join(player=alice, pool_ids=[JJ_CASUAL_FREE])
+    assert refused.value.code == "paired"
     assert not _arrive(table_id, alice)
     assert (_balance(alice), _balance(bob)) == before  # no coin moves before the start
     assert _arrive(table_id, bob)

@@ -10,6 +10,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.core.cache import cache
 
 from config.asgi import application
 from games.models import Match, PoolTicket
@@ -60,7 +61,8 @@ async def test_two_players_press_play_now_are_sent_to_one_table_and_it_starts(al
     match = await sync_to_async(Match.objects.get)(table_id=table_id)
     assert match.status == Match.Status.PLAYING
     assert not await sync_to_async(PoolTicket.objects.exists)()
-    # Every lobby hears the counts when the pass next runs.
+    # Every lobby hears the counts when the pass next runs (not said in the last few seconds).
+    await sync_to_async(cache.delete_many)([pools.COUNTS_KEY, pools.COUNTS_PAUSE_KEY])
     await sync_to_async(pools.pools_sweep)()
     counts = (await _until(lobbies["alice"], "pools"))["counts"]
     assert counts[POOL] == {"waiting": 0, "playing": 2}
