@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import client_ip
 from accounts.middleware import request_player
+from accounts.models import Player
 from accounts.selectors import friends_of
 from core.errors import ServiceError
 
 from . import access, hooks, selectors
-from .catalog import GAME_TITLES, describe_options
+from .catalog import GAME_TITLES, describe_options, pools
 from .forms import (
+    STRENGTH_CHOICES,
     ComputerForm,
     InviteForm,
     JoinForm,
@@ -29,7 +34,8 @@ from .forms import (
 )
 from .models import Table
 from .services import bots, invitations, tables
-from .services.lobby import lobby_entry, speed_text
+from .services.clock import SPEED_SETTINGS
+from .services.lobby import lobby_entry, speed_text, speed_title
 
 # The lobby lists this many of the newest matches being played, to watch.
 BEING_PLAYED_SHOWN = 8
@@ -66,9 +72,43 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
             for table in selectors.matches_being_played(player, limit=BEING_PLAYED_SHOWN)
         ],
         "computer_form": ComputerForm(),
+        "play_now": _play_now(player),
         **hooks.lobby_page_context(player),  # social: the cool-down notice
     }
     return render(request, "games/lobby.html", context)
+
+
+def _play_now(player: Player | None) -> dict[str, Any]:
+    """Quick play's panel (templates/games/_play_now.html): the choices the viewer may make,
+    each game's counts and rating, and the ticket they wait with. A guest, and a visitor (who
+    becomes one on "Play now"), waits in free casual pools only."""
+    limited = player is None or player.is_guest
+    counts = selectors.pool_counts()
+    ratings = selectors.player_ratings(player)
+    allowed = [pool for pool in pools() if not limited or (pool.stake == 0 and not pool.rated)]
+    games = []
+    for key, title in GAME_TITLES.items():
+        here = [counts[pool.id] for pool in allowed if pool.game == key and pool.id in counts]
+        games.append(
+            {
+                "key": key,
+                "title": title,
+                "rating": ratings.get(key),
+                "waiting": sum(count["waiting"] for count in here),
+                "playing": sum(count["playing"] for count in here),
+            }
+        )
+    return {
+        "limited": limited,
+        "games": games,
+        "speeds": [(speed, speed_title(speed)) for speed in SPEED_SETTINGS],
+        "stakes": list(settings.POOL_STAKES),
+        "fill_seconds": list(settings.POOL_FILL_SECONDS),
+        "strengths": STRENGTH_CHOICES,
+        "counts": counts,
+        "ticket": selectors.pool_ticket_public(player),
+        "server_now": timezone.now().isoformat(),
+    }
 
 
 def table_create(request: HttpRequest, game: str) -> HttpResponse:

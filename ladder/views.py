@@ -103,6 +103,8 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
         "record": selectors.player_record(player=shown),
+        "speed_records": selectors.speed_records(player=shown),
+        "favourite_pools": selectors.favourite_pools(player=shown),
         "reputation": social_selectors.reputation(shown),
         "reputation_days": settings.REPUTATION_WINDOW_DAYS,
         "blocked_by_viewer": bool(viewer and social_selectors.blocked_among(viewer, [shown.pk])),

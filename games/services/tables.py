@@ -243,7 +243,10 @@ def table_leave(*, player: Player, table_id: int) -> None:
         require_open(table)
         if table.visibility == Table.Visibility.POOL:
             raise ServiceError(
-                gettext("Quick play: press Leave in the lobby's Play now to stop waiting."),
+                gettext(
+                    "Quick play: to stop waiting, press “Leave the queue” under Play now in the "
+                    "lobby."
+                ),
                 code="pool_table",
             )
         seat.delete()

@@ -5,6 +5,7 @@
 // is drawn when its table falls inside the pages loaded so far (docs/protocol.md § The lobby
 // socket), and the count follows tables opened and closed.
 import { connect, handlePlayerEvents } from "./live.js";
+import { PlayNow } from "./play_now.js";
 import { displayName } from "./table/text.js";
 
 const list = document.getElementById("tables");
@@ -169,8 +170,14 @@ function showFriends(friends) {
   noFriends.hidden = friends.length > 0;
 }
 
+// "Play now" (static/js/play_now.js): quick play's panel, over this page's lobby socket.
+const playNowPanel = document.getElementById("play-now");
+/** @type {PlayNow | null} */
+let playNow = null;
+
 const lobby = connect(`/ws/lobby/?${query({ before })}`, {
   onMessage(message) {
+    if (playNow && playNow.receive(message)) return;
     if (handlePlayerEvents(message, notifications)) return;
     if (message.type === "lobby") {
       list.replaceChildren(...message.tables.map(render));
@@ -192,6 +199,8 @@ const lobby = connect(`/ws/lobby/?${query({ before })}`, {
     }
   },
 });
+
+if (playNowPanel) playNow = new PlayNow(playNowPanel, (message) => lobby.send(message));
 
 // With the socket open, older tables are added in place; without it the link opens the page.
 moreLink.addEventListener("click", (event) => {

@@ -16,6 +16,7 @@ import { story } from "./table/story.js";
 import { timeoutText } from "./table/timeouts.js";
 import { install as installSuggest } from "./suggest.js";
 import { TableView } from "./table/view.js";
+import { CALLED_OFF } from "./play_now.js";
 
 /** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
 
@@ -49,7 +50,26 @@ function boot(root, game) {
           : gettext("The server closed the connection. Reload the page to connect again."),
       );
     },
+    onCalledOff(frame) {
+      calledOff(frame.url);
+    },
   });
+
+  // A quick-play table not everyone came to: back to the lobby, which says so (and shows the
+  // queue again when the player is back in it).
+  let leaving = false;
+  /** @param {string} [url] */
+  function calledOff(url) {
+    if (leaving) return;
+    leaving = true;
+    try {
+      window.sessionStorage.setItem(CALLED_OFF, String(tableId));
+    } catch {
+      // no storage: the lobby shows the queue (or the form) without the notice
+    }
+    view.setStatus(gettext("Not everyone came; back to the lobby…"));
+    window.location.assign(url || "/");
+  }
 
   const view = new TableView(root, game, {
     onAction(action) {
@@ -178,6 +198,11 @@ function boot(root, game) {
   client.subscribe(({ frame, state, previous }) => {
     if (chat && chat.receive(frame)) return;
     if (!state) return;
+    // A snapshot of a table called off before its match (the frame that said so was missed).
+    if (state.status === "cancelled" && state.match === null) {
+      calledOff("/");
+      return;
+    }
     switch (frame.type) {
       case "state":
         stateChanged(state, previous);

@@ -8,6 +8,11 @@ import { connect } from "../live.js";
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
 /** @typedef {import("./protocol.js").Action} Action */
 /**
+ * A quick-play table was called off before its match started: everyone goes back to the lobby
+ * (docs/protocol.md § Quick play).
+ * @typedef {{type: "called_off", table: number, url: string}} CalledOffFrame
+ */
+/**
  * What a subscriber hears: the frame that changed something, the state after it and before it.
  * @typedef {{frame: Frame, state: StateFrame | null, previous: StateFrame | null}} Change
  */
@@ -22,15 +27,16 @@ const SYNC_MAX_MS = 10000; // …up to this, with jitter, so many clients never 
 export class TableClient {
   /**
    * @param {number} tableId
-   * @param {{onStatus?: (text: string) => void, onFatal?: (kind: string) => void}} [handlers]
+   * @param {{onStatus?: (text: string) => void, onFatal?: (kind: string) => void,
+   *   onCalledOff?: (frame: CalledOffFrame) => void}} [handlers]
    */
-  constructor(tableId, { onStatus, onFatal } = {}) {
+  constructor(tableId, { onStatus, onFatal, onCalledOff } = {}) {
     this.tableId = tableId;
     /** @type {StateFrame | null} the newest `state`, with later presence and rematch news */
     this.state = null;
     /** @type {{id: string, message: object, action: Action} | null} an act not yet answered */
     this.pending = null;
-    this.handlers = { onStatus, onFatal };
+    this.handlers = { onStatus, onFatal, onCalledOff };
     /** @type {Set<(change: Change) => void>} */
     this.subscribers = new Set();
     this.counter = 0;
@@ -189,6 +195,13 @@ export class TableClient {
    */
   apply(frame) {
     const previous = this.state;
+    if (/** @type {{type: string}} */ (frame).type === "called_off") {
+      // The table will never play: stop here (no reconnecting to it) and let the page go.
+      if (this.socket) this.socket.close();
+      const off = /** @type {CalledOffFrame} */ (/** @type {unknown} */ (frame));
+      if (this.handlers.onCalledOff) this.handlers.onCalledOff(off);
+      return;
+    }
     switch (frame.type) {
       case "state": {
         const sameMatch = previous && previous.match === frame.match;
