@@ -210,16 +210,22 @@ def on_the_server_layer(settings) -> None:
 
 
 def time_runs_out(tid: int) -> dict:
-    """The turn clock of the seat to act runs out: the server's automatic move, as the sweep
-    makes it (in a thread: the services publish through async_to_sync). Returns its event."""
+    """The turn clock of the seat to act runs out, and then its bank: the server's automatic
+    move, as the sweep makes it (in a thread: the services publish through async_to_sync).
+    Returns its event."""
     done: dict = {}
 
     def run() -> None:
         try:
             match = Match.objects.get(table_id=tid)
-            # Past the deadline (an earlier automatic move, made "later", set it later still).
-            later = max(timezone.now(), match.turn_deadline) + timedelta(seconds=1)
-            assert moves.play_due_turn(match_id=match.pk, version=match.version, now=later)
+            # Past the deadline (an earlier automatic move, made "later", set it later still);
+            # a present player's turn goes on to their bank first, then the move comes.
+            for _clock_then_bank in range(2):
+                later = max(timezone.now(), match.turn_deadline) + timedelta(seconds=1)
+                assert moves.play_due_turn(match_id=match.pk, version=match.version, now=later)
+                if Match.objects.get(pk=match.pk).version != match.version:
+                    break
+                match = Match.objects.get(pk=match.pk)
             event = MatchEvent.objects.get(match=match, version=match.version + 1)
             done.update(kind=event.kind, seat=event.seat, action=event.action)
         finally:
