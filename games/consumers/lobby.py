@@ -175,6 +175,9 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def player_match_started(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "match_started"})
 
+    async def player_pool_ticket(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "pool_ticket_changed", "ticket": event["ticket"]})
+
     async def player_paired(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "paired"})
 

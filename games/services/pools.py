@@ -156,7 +156,16 @@ def pool_enter(
     )
     for entry in ticket.entries.all():
         pool_pair(_pool_of(entry))
-    return selectors.pool_ticket_public(player)
+    public = selectors.pool_ticket_public(player)
+    _tell_other_pages(player, public)
+    return public
+
+
+def _tell_other_pages(player: Player, ticket: dict[str, Any] | None) -> None:
+    """The player's other lobby pages (another tab) show what they now wait for."""
+    core_realtime.publish_on_commit(
+        realtime.player_group(player.pk), {"type": "player.pool_ticket", "ticket": ticket}
+    )
 
 
 def pool_leave(*, player: Player, now: datetime | None = None) -> bool:
@@ -170,6 +179,7 @@ def pool_leave(*, player: Player, now: datetime | None = None) -> bool:
             return False
         table_id = ticket.table_id
         ticket.delete()
+        _tell_other_pages(player, None)
     if table_id is not None:
         pool_table_call_off(table_id, now=now, leaving={player.pk})
     return True

@@ -319,6 +319,10 @@ export class PlayNow {
         this.setTicket(message.ticket);
         (message.ticket ? this.leaveButton : this.go).focus({ preventScroll: true });
         return true;
+      case "pool_ticket_changed":
+        // A join or leave on another of our pages (or the answer to ours, again): show it.
+        if (!this.joining) this.setTicket(message.ticket);
+        return true;
       case "pools":
         this.counts = message.counts || {};
         this.showCounts();

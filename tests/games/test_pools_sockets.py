@@ -97,3 +97,19 @@ async def test_a_refused_join_is_an_error_in_words_and_leaving_says_so(guest_cli
     await visitor.send_json_to({"type": "pool_join", "pools": [POOL]})
     assert (await _until(visitor, "error"))["code"] == "no_player"
     await visitor.disconnect()
+
+
+async def test_a_second_lobby_tab_hears_what_the_first_joined_and_left(alice):
+    first, second = await _lobby(alice), await _lobby(alice)
+    for lobby in (first, second):
+        await _until(lobby, "lobby")
+    await first.send_json_to({"type": "pool_join", "pools": ["japanese_joker/normal/0/casual"]})
+    answer = (await _until(first, "pool_ticket"))["ticket"]
+    told = (await _until(second, "pool_ticket_changed"))["ticket"]
+    assert told == answer and told["pools"] == ["japanese_joker/normal/0/casual"]
+    assert (await _until(first, "pool_ticket_changed"))["ticket"] == answer  # every tab hears
+    await second.send_json_to({"type": "pool_leave"})
+    assert (await _until(second, "pool_ticket"))["ticket"] is None
+    assert (await _until(first, "pool_ticket_changed"))["ticket"] is None
+    for lobby in (first, second):
+        await lobby.disconnect()
