@@ -69,8 +69,12 @@ def audience(table: Table) -> set[int] | None:
     return {table.creator_id, *friends, *invited, *seated} - shut_out(table)
 
 
-def may_see(player: Player | None, table: Table) -> bool:
-    """Whether ``player`` may see ``table`` (its page, its socket, its finished matches)."""
+def may_see(player: Player | None, table: Table, *, seated: bool = False) -> bool:
+    """Whether ``player`` may see ``table`` (its page, its socket, its finished matches). A
+    caller that already knows the player is seated there says so (``seated``): the rule lets
+    the seated see their table whoever else is there, and the query is skipped."""
+    if seated and player is not None:
+        return True
     return Table.objects.filter(visible_to(player), pk=table.pk).exists()
 
 

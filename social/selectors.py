@@ -26,10 +26,14 @@ from .services.cooldowns import active_cooldown, cooldown_reason
 def chat_history(*, table_id: int, viewer: Player | None, seat: int | None) -> list[dict[str, Any]]:
     """The latest lines a socket may read: a seat reads the players' lines (and the spectators'
     once the match is over), a spectator reads both; never a line from a player it blocked."""
+    lines = ChatMessage.objects.filter(table_id=table_id)
+    # Most tables have nothing said yet: every socket opening asks, so that is one query.
+    if not lines.exists():
+        return []
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return []
-    lines = ChatMessage.objects.filter(table=table).select_related("sender")
+    lines = lines.select_related("sender")
     if seat is not None and not match_over(table):
         lines = lines.filter(channel=ChatMessage.Channel.PLAYERS)
     if viewer is not None:

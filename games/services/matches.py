@@ -29,7 +29,7 @@ from .. import frames, hooks
 from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
 from ..rules import State, get_game
 from .jobs import enqueue_on_commit
-from .publishing import publish_roles, publish_state, publish_to_table
+from .publishing import publish_state, publish_to_table
 from .turns import arm_clocks
 
 logger = logging.getLogger(__name__)
@@ -95,7 +95,9 @@ def _stale() -> timedelta:
 def match_started(match: Match) -> None:
     """The table service's hook, inside its start transaction: arm the clocks, send the views.
 
-    Presence starts from the sockets the players really have open at the table."""
+    Presence starts from the sockets the players really have open at the table. No seat changes
+    hands at the start, so the sockets need not look their roles up again: each seat's view
+    goes to its player's sockets, which tells them their seat (``TableConsumer.table_frame``)."""
     now = timezone.now()
     state = engine_state(match)
     seats = table_seats(match.table_id)
@@ -103,7 +105,6 @@ def match_started(match: Match) -> None:
     arm_clocks(match, state, seats, now, new_turn=True)
     match.save(update_fields=["turn_deadline", "turn_on_bank", "watched"])
     publish_state(match, state, seats, now)
-    publish_roles(match.table_id)
     hooks.match_started(match, seats)
 
 

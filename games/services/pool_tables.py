@@ -30,14 +30,14 @@ def pool_table_arrived(table_id: int) -> bool:
         table = locked_table(table_id)  # Lock: two arrivals at once start it once.
         if table.visibility != Table.Visibility.POOL or table.status != Table.Status.OPEN:
             return False
-        seats = Seat.objects.filter(table=table)
-        people = set(seats.filter(is_bot=False).values_list("player_id", flat=True))
+        seats = list(Seat.objects.filter(table=table).values_list("player_id", "is_bot"))
+        people = {player_id for player_id, is_bot in seats if not is_bot}
         here = set(
             TableConnection.objects.filter(table=table, player_id__in=people).values_list(
                 "player_id", flat=True
             )
         )
-        if here != people or seats.count() != table.seats_total:
+        if here != people or len(seats) != table.seats_total:
             return False
         match = table_start(table)
         if match is None:  # someone could no longer cover the stake: they leave the pool

@@ -38,10 +38,6 @@ COUNTS_KEY = "games.pools.counts"  # the counts the lobbies were last told
 COUNTS_PAUSE_KEY = "games.pools.counts-pause"  # set while the counts were said too recently
 
 
-def _pool_of(entry: PoolEntry) -> Pool:
-    return Pool(entry.game, entry.speed, entry.stake, entry.rated)
-
-
 # --- Joining and leaving --------------------------------------------------------------------------
 
 
@@ -148,14 +144,14 @@ def pool_enter(
 ) -> dict[str, Any] | None:
     """What the lobby's "Play now" does: wait in these pools, and pair in them at once rather
     than at the beat's next pass. Returns the player's ticket as the lobby shows it."""
-    ticket = pool_join(
+    pool_join(
         player=player,
         pool_ids=pool_ids,
         fill_after_seconds=fill_after_seconds,
         bot_strength=bot_strength,
     )
-    for entry in ticket.entries.all():
-        pool_pair(_pool_of(entry))
+    for pool in dict.fromkeys(map(pool_named, pool_ids)):  # the join checked every name
+        pool_pair(pool)
     public = selectors.pool_ticket_public(player)
     _tell_other_pages(player, public)
     return public

@@ -42,12 +42,22 @@ class Snapshot:
     frame: dict[str, Any]
 
 
-def _visible_table(table_id: int, player: Player | None) -> Table:
+def _no_table() -> ServiceError:
     """Not seeing and not existing give the same error, so a socket cannot probe for tables."""
+    return ServiceError(gettext("There is no such table."), code="no_table")
+
+
+def _table(table_id: int) -> Table:
     table = Table.objects.filter(pk=table_id).select_related("creator").first()
-    if table is None or not access.may_see(player, table):
-        raise ServiceError(gettext("There is no such table."), code="no_table")
+    if table is None:
+        raise _no_table()
     return table
+
+
+def _require_visible(table: Table, player: Player | None, seats: list[Seat]) -> None:
+    seated = player is not None and any(seat.player_id == player.pk for seat in seats)
+    if not access.may_see(player, table, seated=seated):
+        raise _no_table()
 
 
 def _snapshot(
@@ -73,9 +83,11 @@ def table_snapshot(
 ) -> Snapshot:
     """A fresh ``state`` for one socket (``sync``, after ``stale``, after its role changed)."""
     now = now or timezone.now()
-    table = _visible_table(table_id, player)
+    table = _table(table_id)
+    seats = table_seats(table_id)
+    _require_visible(table, player, seats)
     match = Match.objects.filter(table_id=table_id).first()
-    return _snapshot(table, match, table_seats(table_id), player, now)
+    return _snapshot(table, match, seats, player, now)
 
 
 def _server(name: str, now: datetime) -> LiveServer:
@@ -99,17 +111,25 @@ def socket_connect(
 ) -> Snapshot:
     """Register one socket (a row) and return its first snapshot; its seat turns present."""
     now = now or timezone.now()
-    table = _visible_table(table_id, player)
+    table = _table(table_id)
     server = _server(server_name, now)
     with transaction.atomic():
         # Lock: presence and clocks change together with moves, never between them.
         match = locked_match(table_id=table_id)
-        TableConnection.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"server": server, "table_id": table_id, "player": player},
+        seats = table_seats(table_id)
+        _require_visible(table, player, seats)
+        # One statement: a socket registering again after a stall keeps its row.
+        TableConnection.objects.bulk_create(
+            [
+                TableConnection(
+                    channel_name=channel_name, server=server, table_id=table_id, player=player
+                )
+            ],
+            update_conflicts=True,
+            unique_fields=["channel_name"],
+            update_fields=["server", "table", "player"],
         )
         hooks.socket_opened(table_id=table_id, player=player)  # social: absences are theirs now
-        seats = table_seats(table_id)
         if match is not None:
             _presence_changed(match, seats, now)
         snapshot = _snapshot(table, match, seats, player, now)
