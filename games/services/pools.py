@@ -17,7 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -25,6 +27,7 @@ from accounts.models import Player
 from accounts.selectors import wallet_of
 from core import realtime as core_realtime
 from core.errors import ServiceError
+from core.rows import Columns, prepared_cursor, split
 
 from .. import hooks, realtime, selectors
 from ..catalog import Pool, pool_named, pools
@@ -192,54 +195,87 @@ def _gap() -> Gap:
     )
 
 
+_candidate_statements: dict[str, tuple[str, Columns[PoolTicket]]] = {}
+
+
+def _candidate_statement(connection: BaseDatabaseWrapper) -> tuple[str, Columns[PoolTicket]]:
+    """The pairing's read of one pool: the oldest tickets still waiting in it, with their
+    rating there, each ticket locked unless another pass holds it (then skipped, never waited
+    for: docs/concurrency.md § Quick play). Written once per connection (``core.rows``): every
+    "Play now" runs it, and compiling it with the ORM was the largest cost of a join (make
+    bench, py-spy)."""
+    if connection.alias in _candidate_statements:
+        return _candidate_statements[connection.alias]
+    quote = connection.ops.quote_name
+    tickets = Columns(PoolTicket, "t", connection)
+
+    def column(model: type[PoolEntry] | type[PoolTicket], name: str) -> str:
+        field = model._meta.get_field(name)
+        assert isinstance(field, Field) and field.column
+        return quote(field.column)
+
+    lock = ""
+    features = connection.features
+    if features.has_select_for_update_skip_locked and features.has_select_for_update_of:
+        lock = " FOR UPDATE OF t SKIP LOCKED"
+    sql = (
+        f"SELECT {tickets.sql}, e.{column(PoolEntry, 'rating')} "
+        f"FROM {quote(PoolEntry._meta.db_table)} e "
+        f"JOIN {quote(PoolTicket._meta.db_table)} t "
+        f"ON t.{quote(PoolTicket._meta.pk.column)} = e.{column(PoolEntry, 'ticket')} "
+        f"WHERE e.{column(PoolEntry, 'game')} = %s AND e.{column(PoolEntry, 'speed')} = %s "
+        f"AND e.{column(PoolEntry, 'stake')} = %s AND e.{column(PoolEntry, 'rated')} = %s "
+        f"AND t.{column(PoolTicket, 'table')} IS NULL "
+        f"ORDER BY t.{column(PoolTicket, 'joined_at')}, t.{quote(PoolTicket._meta.pk.column)} "
+        f"LIMIT %s{lock}"
+    )
+    _candidate_statements[connection.alias] = (sql, tickets)
+    return sql, tickets
+
+
+def _candidates(pool: Pool) -> list[tuple[PoolTicket, float]]:
+    """The tickets one pass may seat, oldest first, each with its rating in the pool. Inside
+    the pass's transaction."""
+    connection = connections["default"]
+    sql, tickets = _candidate_statement(connection)
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(sql, [pool.game, pool.speed, pool.stake, pool.rated, settings.POOL_BATCH])
+        rows = cursor.fetchall()
+    return [(ticket, rating) for ticket, rating in (split(row, [tickets]) for row in rows)]
+
+
 def pool_pair(pool: Pool, *, now: datetime | None = None) -> list[int]:
     """Seat who can be seated in one pool now; the ids of the tables made."""
     now = now or timezone.now()
     made: list[int] = []
     with transaction.atomic():
-        # Lock: the tickets this pass may seat; one another pass holds is skipped, never waited
-        # for (docs/concurrency.md § Quick play).
-        entries = list(
-            PoolEntry.objects.filter(
-                game=pool.game,
-                speed=pool.speed,
-                stake=pool.stake,
-                rated=pool.rated,
-                ticket__table__isnull=True,
-            )
-            .select_related("ticket")
-            .select_for_update(skip_locked=True, of=("ticket",))
-            .order_by("ticket__joined_at", "ticket_id")[: settings.POOL_BATCH]
-        )
-        if len(entries) < 1:
+        candidates = _candidates(pool)  # Lock: the tickets this pass may seat.
+        if not candidates:
             return made
-        by_ticket = {entry.ticket_id: entry for entry in entries}
-        players = {entry.ticket.player_id for entry in entries}
-        apart = hooks.players_apart(players)
+        by_ticket = {ticket.pk: ticket for ticket, _rating in candidates}
+        apart = hooks.players_apart({ticket.player_id for ticket in by_ticket.values()})
         waiting = [
             Waiting(
-                ticket=entry.ticket_id,
-                player=entry.ticket.player_id,
-                rating=entry.rating,
-                joined_at=entry.ticket.joined_at,
-                fill_after_seconds=entry.ticket.fill_after_seconds,
-                avoids=frozenset(apart.get(entry.ticket.player_id, ())),
+                ticket=ticket.pk,
+                player=ticket.player_id,
+                rating=rating,
+                joined_at=ticket.joined_at,
+                fill_after_seconds=ticket.fill_after_seconds,
+                avoids=frozenset(apart.get(ticket.player_id, ())),
             )
-            for entry in entries
+            for ticket, rating in candidates
         ]
         for group in pair(waiting, seats=pool.seats, gap=_gap(), now=now, casual=not pool.rated):
-            table = _seat_group(pool, [by_ticket[t] for t in group.tickets], group.computers, now)
+            table = _seat_group(pool, [by_ticket[t] for t in group.tickets], now)
             if table is not None:
                 made.append(table.pk)
     return made
 
 
-def _seat_group(
-    pool: Pool, entries: list[PoolEntry], computers: int, now: datetime
-) -> Table | None:
-    """One table for one group, in a savepoint: a player who sat down elsewhere meanwhile
-    leaves the pool and the others stay for the next pass."""
-    tickets = [entry.ticket for entry in entries]
+def _seat_group(pool: Pool, tickets: list[PoolTicket], now: datetime) -> Table | None:
+    """One table for one group (the seats no ticket fills go to computers), in a savepoint: a
+    player who sat down elsewhere meanwhile leaves the pool and the others stay for the next
+    pass."""
     try:
         with transaction.atomic():
             engine = get_game(pool.game)
@@ -249,14 +285,16 @@ def _seat_group(
                 stake=pool.stake,
                 speed=pool.speed,
                 visibility=Table.Visibility.POOL,
-                creator=tickets[0].player,
+                creator_id=tickets[0].player_id,
                 seats_total=pool.seats,
                 rated=pool.rated,
             )
             positions = list(range(pool.seats))
             random.SystemRandom().shuffle(positions)
-            for ticket, position in zip(tickets, positions, strict=False):
-                Seat.objects.create(table=table, player=ticket.player, position=position)
+            Seat.objects.bulk_create(
+                Seat(table=table, player_id=ticket.player_id, position=position)
+                for ticket, position in zip(tickets, positions, strict=False)
+            )
             for position in positions[len(tickets) :]:
                 seat_computer(table, position, tickets[0].bot_strength)
             # Claim: only tickets still waiting (a leave or another pass may have taken one).
