@@ -17,21 +17,19 @@ import sys
 import threading
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 import websockets
 from channels.db import database_sync_to_async as sync_to_async  # closes its connections
-from django.conf import settings
 
 from scripts.serve import Backoff, how_it_ended
 from tests.support.daphne import Remote, play_remotes, session_cookie
 from tests.support.live import start_table
+from tests.support.site import ServedSite
 
-from .conftest import ROOT, end_server_sessions, free_port, server_env
+from .conftest import ROOT
 
 # The policy, step by step: (when the process started, when it exited) -> the pause before the
 # next start, or None: it keeps dying, stop everything.
@@ -150,93 +148,6 @@ def test_serve_restarts_a_process_that_exits_and_stops_everything_when_it_keeps_
 WAIT_SECONDS = 90  # a generous bound on a loaded 2-core machine; each step takes a few seconds
 
 
-class Serve:
-    """``scripts/serve.py --web-processes 2`` on the test database and Redis, with a settings
-    module whose Celery queue and channel prefix are this test's own."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        self.port = free_port()
-        self.queue = f"serve-{uuid.uuid4().hex[:8]}"
-        self.env = server_env(
-            tmp_path,
-            DJANGO_SETTINGS_MODULE="tests.ladder.live_settings",  # tasks go to a real worker
-            LADDER_TEST_QUEUE=self.queue,
-            CHANNELS_PREFIX=self.queue,
-            LIVE_RATE_PER_SECOND="10000",
-            LIVE_RATE_BURST="10000",
-            # No clock may play or forfeit for a player while the test kills and waits.
-            TURN_SECONDS="600",
-            ABSENCE_GRACE_SECONDS="600",
-        )
-        self.lines: list[str] = []
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> Serve:
-        self.process = subprocess.Popen(
-            [sys.executable, "scripts/serve.py", "--web-processes", "2", "--port", str(self.port)],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        threading.Thread(target=self._collect, daemon=True).start()
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.output()
-            worker_ready = any("celery@" in line and " ready." in line for line in self.lines)
-            if worker_ready and len(self.web_pids()) == 2 and page_status(self.port) == 200:
-                return self
-            time.sleep(0.5)
-        raise AssertionError(f"serve.py did not come up:\n{self.output()}")
-
-    def _collect(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-
-    def pids(self) -> dict[str, int]:
-        """The newest pid of each process, from serve.py's ``name: pid N`` lines."""
-        found = re.findall(r"^([\w-]+): pid (\d+)$", "".join(self.lines), re.M)
-        return {name: int(pid) for name, pid in found}
-
-    def web_pids(self) -> dict[str, int]:
-        return {name: pid for name, pid in self.pids().items() if name.startswith("web")}
-
-    def every_pid(self) -> set[int]:
-        return {int(pid) for pid in re.findall(r"^[\w-]+: pid (\d+)$", self.output(), re.M)}
-
-    def output(self) -> str:
-        return "".join(self.lines)
-
-    def stop(self) -> None:
-        """SIGTERM to serve.py (it stops its processes); SIGKILL to whatever is left of them."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        for pid in self.every_pid():  # each leads a process group of its own
-            if is_ours(pid):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(pid, signal.SIGKILL)
-        end_server_sessions()
-        broker = redis.Redis.from_url(settings.REDIS_URL)
-        broker.delete(self.queue, f"_kombu.binding.{self.queue}")
-
-
-def is_ours(pid: int) -> bool:
-    """Still one of serve.py's processes (a pid may have been given to another since)."""
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-    return b"daphne" in command or b"celery" in command
-
-
 def page_status(port: int) -> int | None:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=15) as page:
@@ -297,7 +208,7 @@ def serving_pid(remote: Remote, server_port: int, pids: list[int]) -> int | None
     return None
 
 
-async def until(check, what: str, serve: Serve) -> None:
+async def until(check, what: str, serve: ServedSite) -> None:
     deadline = time.monotonic() + WAIT_SECONDS
     while not check():
         assert time.monotonic() < deadline, f"never happened: {what}\n{serve.output()}"
@@ -305,8 +216,15 @@ async def until(check, what: str, serve: Serve) -> None:
 
 
 @pytest.fixture
-def serve(tmp_path, transactional_db) -> Iterator[Serve]:
-    server = Serve(tmp_path)
+def serve(tmp_path, transactional_db) -> Iterator[ServedSite]:
+    server = ServedSite(
+        tmp_path,
+        LIVE_RATE_PER_SECOND="10000",
+        LIVE_RATE_BURST="10000",
+        # No clock may play or forfeit for a player while the test kills and waits.
+        TURN_SECONDS="600",
+        ABSENCE_GRACE_SECONDS="600",
+    )
     try:
         yield server.start()
     finally:
