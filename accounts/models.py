@@ -163,6 +163,7 @@ class CoinAccount(models.Model):
     class Kind(models.TextChoices):
         WALLET = "wallet", "Player wallet"
         ESCROW = "escrow", "Match escrow"
+        PRIZE = "prize", "Prize pool"
         SYSTEM = "system", "System (issues coins)"
 
     kind = models.CharField(max_length=6, choices=Kind.choices)
@@ -170,6 +171,9 @@ class CoinAccount(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="wallet"
     )
     match_id = models.PositiveBigIntegerField(null=True, blank=True, unique=True)
+    # A prize pool's owner, named by the app that holds it ("tournament:42"): accounts knows no
+    # tournament, only that entry fees wait here until the prizes or the refunds.
+    pool_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -182,11 +186,32 @@ class CoinAccount(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    models.Q(kind="wallet", player__isnull=False, match_id__isnull=True)
-                    | models.Q(kind="escrow", player__isnull=True, match_id__isnull=False)
-                    | models.Q(kind="system", player__isnull=True, match_id__isnull=True)
+                    models.Q(
+                        kind="wallet",
+                        player__isnull=False,
+                        match_id__isnull=True,
+                        pool_key__isnull=True,
+                    )
+                    | models.Q(
+                        kind="escrow",
+                        player__isnull=True,
+                        match_id__isnull=False,
+                        pool_key__isnull=True,
+                    )
+                    | models.Q(
+                        kind="prize",
+                        player__isnull=True,
+                        match_id__isnull=True,
+                        pool_key__isnull=False,
+                    )
+                    | models.Q(
+                        kind="system",
+                        player__isnull=True,
+                        match_id__isnull=True,
+                        pool_key__isnull=True,
+                    )
                 ),
-                name="coin_account_owner_matches_kind",
+                name="coin_account_owner_matches_kind_v2",
             ),
             models.UniqueConstraint(
                 fields=["kind"], condition=models.Q(kind="system"), name="one_system_account"
@@ -198,6 +223,8 @@ class CoinAccount(models.Model):
             return f"wallet of {self.player}"
         if self.kind == self.Kind.ESCROW:
             return f"escrow of match {self.match_id}"
+        if self.kind == self.Kind.PRIZE:
+            return f"prize pool {self.pool_key}"
         return "system"
 
 
@@ -212,6 +239,9 @@ class CoinTransaction(ImmutableModel):
         STAKE = "stake", _("Stake")
         PAYOUT = "payout", _("Winnings")
         REFUND = "refund", _("Refund")
+        ENTRY_FEE = "entry_fee", _("Entry fee")
+        PRIZE = "prize", _("Prize")
+        ENTRY_REFUND = "entry_refund", _("Entry fee refunded")
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     key = models.CharField(max_length=200, unique=True)

@@ -1,7 +1,7 @@
 """The shape of the code (docs/architecture.md): imports point one way, so every module can be
 read (and changed) after the ones it builds on, and one place knows each game.
 
-- The apps depend one way: core ← accounts ← games ← social ← ladder (CONTRIBUTING.md § Hooks).
+- The apps depend one way: core ← accounts ← games ← social ← ladder ← tournaments (CONTRIBUTING.md § Hooks).
   What a lower app needs from a higher one goes through a hook named in the settings.
 - No module circle; no function-local import in a service; no module over 400 lines outside
   migrations, tests and a game's own package.
@@ -31,7 +31,7 @@ from games.rules import game_specs
 from ladder.models import Rating, RatingChange
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "core", "accounts", "games", "ladder", "social")
+PACKAGES = ("config", "core", "accounts", "games", "ladder", "social", "tournaments")
 # What each app may import (``config`` wires them all and is imported by none). Social and the
 # ladder both stand on games; the ladder's profile page shows social's reputation, so the ladder
 # may import social and social never the ladder.
@@ -41,6 +41,7 @@ MAY_IMPORT = {
     "games": {"core", "accounts", "games"},
     "social": {"core", "accounts", "games", "social"},
     "ladder": {"core", "accounts", "games", "social", "ladder"},
+    "tournaments": {"core", "accounts", "games", "social", "ladder", "tournaments"},
 }
 SERVICES = sorted(
     path

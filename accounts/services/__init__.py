@@ -17,6 +17,13 @@ from .players import (
     player_seen,
     user_deactivate,
 )
+from .prize_pools import (
+    pool_balance,
+    wallet_pool_enter,
+    wallet_pool_pay,
+    wallet_pool_refund,
+    wallet_pool_refund_entry,
+)
 from .wallet import (
     InsufficientCoins,
     Stake,
@@ -46,12 +53,17 @@ __all__ = [
     "player_create_guest",
     "player_for_user",
     "player_seen",
+    "pool_balance",
     "split_pot",
     "stake_outcome",
     "user_deactivate",
     "wallet_admin_adjust",
     "wallet_claim_daily",
     "wallet_open",
+    "wallet_pool_enter",
+    "wallet_pool_pay",
+    "wallet_pool_refund",
+    "wallet_pool_refund_entry",
     "wallet_refund",
     "wallet_settle",
     "wallet_stake",

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "games",
     "ladder",
     "social",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
