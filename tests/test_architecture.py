@@ -1,7 +1,8 @@
 """The shape of the code (docs/architecture.md): imports point one way, so every module can be
 read (and changed) after the ones it builds on, and one place knows each game.
 
-- The apps depend one way: core ← accounts ← games ← social ← ladder ← tournaments (CONTRIBUTING.md § Hooks).
+- The apps depend one way: core ← accounts ← games ← social ← ladder ← tournaments
+  (CONTRIBUTING.md § Hooks).
   What a lower app needs from a higher one goes through a hook named in the settings.
 - No module circle; no function-local import in a service; no module over 400 lines outside
   migrations, tests and a game's own package.

@@ -1,0 +1,49 @@
+"""Tables made for players someone else put together (a tournament's pairing): seated and
+started in one transaction, with no waiting room."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from accounts.models import Player
+
+from ..models import Seat, Table
+from ..rules import get_game
+from .tables import table_start
+
+
+def table_for_players(
+    *, game: str, players: list[Player], speed: str, rated: bool, options: dict[str, Any]
+) -> Table | None:
+    """A free table for players someone else put together (a tournament's pairing), seated in a
+    random order and started at once: the clocks run from the start, so a player who does not
+    come loses the match by the ordinary absence rules. None, and nothing written, when one of
+    them sat down elsewhere meanwhile (the one-active-seat index)."""
+    engine = get_game(game)
+    if len(players) != engine.num_players:
+        raise ValueError(f"{game} seats {engine.num_players}, not {len(players)}")
+    positions = list(range(engine.num_players))
+    secrets.SystemRandom().shuffle(positions)
+    try:
+        with transaction.atomic():
+            table = Table.objects.create(
+                game=game,
+                options=engine.parse_options(options),
+                stake=0,
+                speed=speed,
+                visibility=Table.Visibility.PUBLIC,
+                creator=players[0],
+                seats_total=engine.num_players,
+                rated=rated,
+            )
+            Seat.objects.bulk_create(
+                Seat(table=table, player=player, position=position)
+                for player, position in zip(players, positions, strict=True)
+            )
+            table_start(table)
+    except IntegrityError:
+        return None
+    return table
