@@ -167,7 +167,8 @@ class TournamentResult(models.Model):
     seats = models.PositiveSmallIntegerField(default=2)
     points = models.IntegerField(default=0)  # arena points, or Swiss half-points
     doubled = models.BooleanField(default=False)  # an arena streak's 🔥
-    opponents = models.JSONField(default=list)  # player ids at the table
+    opponents = models.JSONField(default=list)  # the other players at the table, by id
+    opponent_ratings = models.JSONField(default=list)  # theirs when counted (arena performance)
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -228,6 +228,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "ladder.tasks.rate_unrated_matches",
         "schedule": float(os.environ.get("LADDER_SWEEP_SECONDS", 60)),
     },
+    # Tournaments: starts, arena pairings, Swiss rounds, ends, and counts whose task was lost.
+    "tournaments-tick": {
+        "task": "tournaments.tasks.tick",
+        "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", 2)),
+    },
     "clear-expired-sessions": {
         "task": "accounts.tasks.clear_expired_sessions",
         "schedule": crontab(minute=17, hour=4),

@@ -1,0 +1,336 @@
+"""A tournament from its start to its prizes (docs/tournaments.md § Running).
+
+Each step is safe to run twice and in several workers at once: the start and the end claim the
+tournament by its status under the row lock, an arena's pairing pass takes the row with ``SKIP
+LOCKED`` (a second pass at the same moment does nothing), a table is counted once (its link row
+is locked and marked), a result row is unique per table and player, and the prizes are one
+ledger transaction with a key. Nothing is kept in memory between steps: a worker that dies
+mid-tournament leaves the database as the next beat tick needs it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import pool_balance, wallet_pool_pay, wallet_pool_refund
+from games.models import Match, Seat
+from games.services.jobs import enqueue_on_commit
+from games.services.paired_tables import table_for_players
+from ladder import rating
+from ladder.selectors import pool_ratings
+
+from .. import pairing, scoring, selectors
+from ..models import Tournament, TournamentResult, TournamentTable
+from .entries import locked_tournament, pool_key
+
+
+def _busy_players(player_ids: set[int]) -> set[int]:
+    """Players who cannot sit now: at one of the tournament's tables still being played, or
+    seated anywhere else on the site (a seat is active until its match ends)."""
+    return set(
+        Seat.objects.filter(player_id__in=player_ids, active=True).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: int) -> list[int]:
+    """A started table for each group; a group one of whom sat down elsewhere meanwhile is
+    skipped (they are paired again on the next pass)."""
+    players = {
+        entrant.player_id: entrant.player
+        for entrant in tournament.entrants.filter(
+            player_id__in=[pid for group in groups for pid in group]
+        ).select_related("player")
+    }
+    made = []
+    for group in groups:
+        table = table_for_players(
+            game=tournament.game,
+            players=[players[pid] for pid in group],
+            speed=tournament.speed,
+            rated=tournament.rated,
+            options=tournament.options,
+        )
+        if table is not None:
+            TournamentTable.objects.create(
+                tournament=tournament, table=table, round_number=round_number
+            )
+            made.append(table.pk)
+    return made
+
+
+# --- Start ----------------------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Start a tournament whose time has come; one with too few entrants is cancelled (every
+    fee refunded). True if it started now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.SCHEDULED or tournament.starts_at > now:
+            return False
+        if len(selectors.active_entrants(tournament)) < selectors.seats_of(tournament):
+            tournament_cancel(tournament_id=tournament.pk, now=now)
+            return False
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = now
+        if tournament.format == Tournament.Format.ARENA:
+            tournament.ends_at = now + timedelta(minutes=tournament.duration_minutes or 60)
+        tournament.save(update_fields=["status", "started_at", "ends_at"])
+        tournament.entrants.update(free_since=now)
+        if tournament.format == Tournament.Format.SWISS:
+            _swiss_round(tournament, now)
+    if tournament.format == Tournament.Format.ARENA:
+        arena_pass(tournament_id=tournament.pk, now=now)
+    return True
+
+
+def tournament_cancel(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Call the event off before its end: every entry fee back, once."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            return False
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.ended_at = now
+        tournament.save(update_fields=["status", "ended_at"])
+        wallet_pool_refund(pool_key=pool_key(tournament))
+    return True
+
+
+# --- Arena ----------------------------------------------------------------------------------------
+
+
+def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
+    """Pair the arena's free players (pairing.pair_arena); the tables made. A pass another
+    worker is running already makes nothing here."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = (
+            Tournament.objects.select_for_update(skip_locked=True)
+            .filter(pk=tournament_id, status=Tournament.Status.RUNNING)
+            .first()
+        )
+        if tournament is None or tournament.format != Tournament.Format.ARENA:
+            return []
+        if tournament.ends_at is not None and now >= tournament.ends_at:
+            return []
+        waiting = {
+            entrant.player_id: entrant
+            for entrant in tournament.entrants.filter(withdrawn=False, paused=False)
+        }
+        free = set(waiting) - _busy_players(set(waiting))
+        ratings = pool_ratings(tournament.game, free)
+        last = selectors.last_opponents(tournament, free)
+        groups = pairing.pair_arena(
+            (
+                pairing.ArenaPlayer(
+                    id=pid,
+                    score=waiting[pid].score,
+                    rating=ratings[pid],
+                    last_opponents=last.get(pid, frozenset()),
+                    waiting_since=(waiting[pid].free_since or now).timestamp(),
+                )
+                for pid in free
+            ),
+            seats=selectors.seats_of(tournament),
+        )
+        return _seat(tournament, groups, round_number=0)
+
+
+# --- Swiss ----------------------------------------------------------------------------------------
+
+
+def _swiss_round(tournament: Tournament, now: datetime) -> None:
+    """The next round: pairs or groups by score, byes to those sitting out. A player seated
+    elsewhere on the site when the round is paired sits it out with no points. Lock held."""
+    tournament.round_number += 1
+    tournament.save(update_fields=["round_number"])
+    entrants = {entrant.player_id: entrant for entrant in selectors.active_entrants(tournament)}
+    present = set(entrants) - _busy_players(set(entrants))
+    ratings = pool_ratings(tournament.game, present)
+    met = selectors.everyone_met(tournament)
+    seats = selectors.seats_of(tournament)
+    paired = pairing.pair_swiss(
+        (
+            pairing.SwissPlayer(
+                id=pid,
+                score=entrants[pid].score / 2,
+                rating=ratings[pid],
+                opponents=met.get(pid, frozenset()),
+                had_bye=entrants[pid].had_bye,
+            )
+            for pid in present
+        ),
+        seats=seats,
+    )
+    bye_points = selectors.half_points(scoring.swiss_bye_points(seats))
+    for pid in paired.byes:
+        TournamentResult.objects.create(
+            tournament=tournament,
+            player_id=pid,
+            round_number=tournament.round_number,
+            seats=seats,
+            points=bye_points,
+        )
+        entrant = entrants[pid]
+        entrant.score += bye_points
+        entrant.had_bye = True
+        entrant.save(update_fields=["score", "had_bye"])
+    _seat(tournament, list(paired.tables), round_number=tournament.round_number)
+
+
+# --- Counting a table -----------------------------------------------------------------------------
+
+
+def _places(match: Match, seats: list[Seat]) -> dict[int, int] | None:
+    """Each player's place, or None for a match that did not count (aborted)."""
+    result = match.result or {}
+    if match.status != Match.Status.FINISHED or not result.get("winners"):
+        return None
+    places = rating.placements(
+        seats=len(seats),
+        winners=result["winners"],
+        forfeited=result.get("forfeited", []),
+        scores=result.get("scores") or [0] * len(seats),
+    )
+    return {seat.player_id: places[seat.position] for seat in seats}
+
+
+def table_count(*, link_id: int, now: datetime | None = None) -> bool:
+    """Count a tournament table whose match is over: a result row per player, the entrants'
+    scores and streaks. Once: True only the first time."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        link = (
+            TournamentTable.objects.select_for_update()
+            .filter(pk=link_id, counted=False)
+            .select_related("tournament")
+            .first()
+        )
+        if link is None:
+            return False
+        match = Match.objects.filter(table_id=link.table_id).first()
+        if match is not None and match.status == Match.Status.PLAYING:
+            return False
+        tournament = link.tournament
+        seats = list(Seat.objects.filter(table_id=link.table_id).order_by("position"))
+        places = _places(match, seats) if match is not None else None
+        players = [seat.player_id for seat in seats]
+        if places is not None:
+            _record(tournament, link, places, now)
+        link.counted = True
+        link.save(update_fields=["counted"])
+        tournament.entrants.filter(player_id__in=players).update(free_since=now)
+        if tournament.format == Tournament.Format.ARENA:
+            enqueue_on_commit("tournaments.tasks.arena_pass", tournament.pk)
+    return True
+
+
+def _record(
+    tournament: Tournament, link: TournamentTable, places: dict[int, int], now: datetime
+) -> None:
+    outcomes = scoring.outcomes_from_places(places)
+    ratings = pool_ratings(tournament.game, set(places))
+    entrants = {
+        entrant.player_id: entrant
+        for entrant in tournament.entrants.select_for_update().filter(player_id__in=list(places))
+    }
+    arena = tournament.format == Tournament.Format.ARENA
+    for pid, outcome in outcomes.items():
+        others = [other for other in places if other != pid]
+        doubled = on_fire = False
+        if arena:
+            before = [
+                scoring.Outcome(place=place or 1, tied=tied, seats=seats)
+                for place, tied, seats in tournament.results.filter(player_id=pid)
+                .order_by("pk")
+                .values_list("place", "tied", "seats")
+            ]
+            record = scoring.arena_record([*before, outcome])
+            points, doubled = record.matches[-1].points, record.matches[-1].doubled
+            on_fire = record.on_fire
+        else:
+            points = selectors.half_points(scoring.swiss_points(outcome))
+        TournamentResult.objects.create(
+            tournament=tournament,
+            tournament_table=link,
+            player_id=pid,
+            round_number=link.round_number,
+            place=outcome.place,
+            tied=outcome.tied,
+            seats=outcome.seats,
+            points=points,
+            doubled=doubled,
+            opponents=others,
+            opponent_ratings=[round(ratings[other]) for other in others],
+        )
+        entrant = entrants.get(pid)
+        if entrant is not None:
+            entrant.score += points
+            entrant.on_fire = on_fire
+            entrant.save(update_fields=["score", "on_fire"])
+
+
+# --- The end --------------------------------------------------------------------------------------
+
+
+def tournament_finish(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """End a tournament whose last matches are counted: final ranks, then the prizes paid from
+    the pool by place (scoring.prize_payouts), once. True if it ended now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return False
+        if tournament.format == Tournament.Format.ARENA:
+            if tournament.ends_at is None or now < tournament.ends_at:
+                return False
+        elif tournament.round_number < (tournament.rounds or 1):
+            return False
+        if tournament.tables.filter(counted=False).exists():
+            return False  # a match still running at the end counts when it finishes
+        table = selectors.standings(tournament)
+        prizes = scoring.prize_payouts(
+            pool_balance(pool_key(tournament)),
+            scoring.tied_groups(table),
+            tournament.prize_shares or scoring.DEFAULT_PRIZE_SHARES,
+        )
+        entrants = {entrant.player_id: entrant for entrant in tournament.entrants.all()}
+        for standing in table:
+            entrant = entrants[standing.player]
+            entrant.rank = standing.rank
+            entrant.prize = prizes.get(standing.player, 0)
+            entrant.score = selectors.score_of(standing)
+            entrant.save(update_fields=["rank", "prize", "score"])
+        wallet_pool_pay(
+            pool_key=pool_key(tournament),
+            prizes=[(entrants[pid].player, coins) for pid, coins in prizes.items() if coins],
+        )
+        tournament.status = Tournament.Status.FINISHED
+        tournament.ended_at = tournament.prizes_paid_at = now
+        tournament.save(update_fields=["status", "ended_at", "prizes_paid_at"])
+    return True
+
+
+def swiss_next(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Once every table of the round is counted: the next round, or the end. True if a round
+    was paired."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if (
+            tournament.status != Tournament.Status.RUNNING
+            or tournament.format != Tournament.Format.SWISS
+            or tournament.tables.filter(counted=False).exists()
+            or tournament.round_number >= (tournament.rounds or 1)
+        ):
+            return False
+        _swiss_round(tournament, now)
+    return True
