@@ -89,7 +89,10 @@ GAMES_PLAYERS_AVOIDED = ["social.selectors.players_blocked_by"]
 GAMES_PLAYERS_APART = ["social.selectors.players_apart"]
 GAMES_PLAYER_RATINGS = ["ladder.selectors.pool_ratings"]
 GAMES_MATCH_STARTED: list[str] = []
-GAMES_SEAT_FORFEITED = ["social.services.cooldowns.forfeit_recorded"]
+GAMES_SEAT_FORFEITED = [
+    "social.services.cooldowns.forfeit_recorded",
+    "tournaments.hooks.seat_forfeited",
+]
 GAMES_MATCH_ENDED = ["tournaments.hooks.match_ended"]
 GAMES_SOCKET_OPENED = ["social.services.cooldowns.lapse_clear"]
 GAMES_SOCKETS_LOST = ["social.services.cooldowns.server_lost"]

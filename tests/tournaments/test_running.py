@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
 from games.models import Match, Seat, Table
+from games.services.presence import live_sweep
 from tests.support.ladder import committed, forfeit, play_to_the_end
 from tests.support.players import make_player
 from tournaments import selectors
@@ -196,3 +197,22 @@ def test_a_swiss_event_pairs_its_rounds_with_a_bye_and_no_repeats():
         Entrant.objects.values_list("player_id", "score")
     )
     assert TournamentTable.objects.filter(tournament=tournament, counted=False).count() == 0
+
+
+def test_an_arena_player_who_never_comes_to_the_table_is_paused(alice, bob):
+    tournament = arena()
+    for player in (alice, bob):
+        tournament_join(player=player, tournament_id=tournament.pk)
+    committed(tournament_start, tournament_id=tournament.pk)
+    (table,) = live_tables(tournament)
+    # Nobody opened the table: the absence banks run dry and the sweep forfeits a seat.
+    committed(live_sweep, now=timezone.now() + timedelta(hours=1))
+    match = Match.objects.get(table=table)
+    assert match.status != Match.Status.PLAYING
+    gone = set(Seat.objects.filter(table=table, forfeited=True).values_list("player_id", flat=True))
+    paused = set(
+        Entrant.objects.filter(tournament=tournament, paused=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    assert gone and paused == gone
