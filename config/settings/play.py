@@ -156,3 +156,19 @@ POOL_COUNTS_SECONDS = float(os.environ.get("POOL_COUNTS_SECONDS", 5))
 # The pairing pass (beat), and the most tickets of one pool it looks at in one pass.
 POOL_SWEEP_SECONDS = float(os.environ.get("POOL_SWEEP_SECONDS", 1))
 POOL_BATCH = int(os.environ.get("POOL_BATCH", 400))
+
+# --- Tournaments (docs/tournaments.md) ------------------------------------------------------------
+# An arena's length, in minutes, and a Swiss event's most rounds, whoever makes the event.
+TOURNAMENT_ARENA_MINUTES = (
+    int(os.environ.get("TOURNAMENT_ARENA_MIN_MINUTES", 5)),
+    int(os.environ.get("TOURNAMENT_ARENA_MAX_MINUTES", 240)),
+)
+TOURNAMENT_SWISS_MAX_ROUNDS = int(os.environ.get("TOURNAMENT_SWISS_MAX_ROUNDS", 15))
+TOURNAMENT_MAX_ENTRY_FEE = int(os.environ.get("TOURNAMENT_MAX_ENTRY_FEE", 1000))
+TOURNAMENT_MAX_PLAYERS = int(os.environ.get("TOURNAMENT_MAX_PLAYERS", 1000))
+# A registered player's own (private) events: how many to come at once, how far ahead, how big.
+TOURNAMENT_PLAYER_PENDING = int(os.environ.get("TOURNAMENT_PLAYER_PENDING", 2))
+TOURNAMENT_PLAYER_AHEAD_DAYS = int(os.environ.get("TOURNAMENT_PLAYER_AHEAD_DAYS", 14))
+TOURNAMENT_PLAYER_MAX_PLAYERS = int(os.environ.get("TOURNAMENT_PLAYER_MAX_PLAYERS", 64))
+# How far ahead beat creates a schedule's events (they are listed as upcoming from then on).
+TOURNAMENT_SCHEDULE_AHEAD_HOURS = float(os.environ.get("TOURNAMENT_SCHEDULE_AHEAD_HOURS", 24))

@@ -5,19 +5,56 @@ two workers, or runs after a worker died mid-tournament does each thing once."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.models import Match
 
-from ..models import Tournament, TournamentTable
+from ..models import Schedule, Tournament, TournamentTable
+from .creation import schedule_occurrence
 from .running import arena_pass, swiss_next, table_count, tournament_finish, tournament_start
+
+
+def schedule_slots(schedule: Schedule, now: datetime, ahead: timedelta) -> list[datetime]:
+    """The schedule's slots from ``now`` to ``now + ahead``, in UTC: its local time of day on
+    each day (or its weekday) in its own time zone, so "20:00 Tbilisi" stays 20:00 there."""
+    zone = ZoneInfo(schedule.time_zone)
+    first = now.astimezone(zone).date()
+    found = []
+    for offset in range(ahead.days + 2):
+        day = first + timedelta(days=offset)
+        if schedule.every == Schedule.Every.WEEK and day.weekday() != schedule.weekday:
+            continue
+        slot = datetime.combine(day, schedule.time_of_day, tzinfo=zone).astimezone(UTC)
+        if now <= slot <= now + ahead:
+            found.append(slot)
+    return found
+
+
+def schedules_fill(*, now: datetime | None = None) -> int:
+    """Each active schedule's events for the next ``TOURNAMENT_SCHEDULE_AHEAD_HOURS``, once per
+    slot (a unique constraint); the number made."""
+    now = now or timezone.now()
+    ahead = timedelta(hours=settings.TOURNAMENT_SCHEDULE_AHEAD_HOURS)
+    made = 0
+    for schedule in Schedule.objects.filter(active=True):
+        slots = schedule_slots(schedule, now, ahead)
+        filled = set(
+            schedule.tournaments.filter(occurrence__in=slots).values_list("occurrence", flat=True)
+        )
+        for slot in slots:
+            if slot not in filled:
+                made += schedule_occurrence(schedule, slot) is not None
+    return made
 
 
 def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
-    counts = {"started": 0, "counted": 0, "tables": 0, "rounds": 0, "finished": 0}
+    counts = {"made": schedules_fill(now=now)}
+    counts.update(started=0, counted=0, tables=0, rounds=0, finished=0)
     due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
     for tournament_id in list(due.values_list("pk", flat=True)):
         counts["started"] += tournament_start(tournament_id=tournament_id, now=now)
