@@ -12,11 +12,16 @@ from accounts.consumers import PingConsumer
 from core.websocket import NotFoundConsumer, SocketSessionMiddleware
 from games.consumers.lobby import LobbyConsumer
 from games.consumers.table import TableConsumer
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", SocketSessionMiddleware(PingConsumer.as_asgi())),
     path("ws/lobby/", SocketSessionMiddleware(LobbyConsumer.as_asgi())),
     path("ws/table/<int:table_id>/", SocketSessionMiddleware(TableConsumer.as_asgi())),
+    path(
+        "ws/tournament/<int:tournament_id>/",
+        SocketSessionMiddleware(TournamentConsumer.as_asgi()),
+    ),
     # Django's stubs take a route's target for an HTTP view; here it is an ASGI application.
     re_path(r"", NotFoundConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -136,6 +136,11 @@ LADDER_PAGE_SIZE = int(os.environ.get("LADDER_PAGE_SIZE", 50))
 # ended this long ago, so it does not race the task that is on its way.
 LADDER_SWEEP_SECONDS = float(os.environ.get("LADDER_SWEEP_SECONDS", 60))
 LADDER_SWEEP_AFTER_SECONDS = float(os.environ.get("LADDER_SWEEP_AFTER_SECONDS", 30))
+# Seasons (docs/ladder.md § Seasons): calendar months in UTC per season; the top places (ranks,
+# so a tie shares a place) that get a badge; how often beat closes the seasons that ended.
+LADDER_SEASON_MONTHS = int(os.environ.get("LADDER_SEASON_MONTHS", 1))
+LADDER_SEASON_BADGES = int(os.environ.get("LADDER_SEASON_BADGES", 3))
+LADDER_SEASON_CLOSE_SECONDS = float(os.environ.get("LADDER_SEASON_CLOSE_SECONDS", 60))
 
 # --- Quick play (issue 28; games.services.pools; docs/protocol.md § Quick play) ---------------
 
@@ -172,3 +177,7 @@ TOURNAMENT_PLAYER_AHEAD_DAYS = int(os.environ.get("TOURNAMENT_PLAYER_AHEAD_DAYS"
 TOURNAMENT_PLAYER_MAX_PLAYERS = int(os.environ.get("TOURNAMENT_PLAYER_MAX_PLAYERS", 64))
 # How far ahead beat creates a schedule's events (they are listed as upcoming from then on).
 TOURNAMENT_SCHEDULE_AHEAD_HOURS = float(os.environ.get("TOURNAMENT_SCHEDULE_AHEAD_HOURS", 24))
+# The standings a tournament's sockets hear: at most one frame this often (the tick sends what
+# the pause held back), with this many rows from the top (the page lists the rest).
+TOURNAMENT_STANDINGS_SECONDS = float(os.environ.get("TOURNAMENT_STANDINGS_SECONDS", 1))
+TOURNAMENT_STANDINGS_TOP = int(os.environ.get("TOURNAMENT_STANDINGS_TOP", 50))

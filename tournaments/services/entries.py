@@ -21,6 +21,7 @@ from core.errors import ServiceError
 from games import hooks as games_hooks
 
 from ..models import Entrant, Tournament
+from ..realtime import publish_standings
 
 
 def pool_key(tournament: Tournament) -> str:
@@ -103,6 +104,7 @@ def tournament_join(
             entrant.paused = False
             entrant.free_since = now
             entrant.save(update_fields=["withdrawn", "paused", "free_since"])
+        publish_standings(tournament.pk)
     return entrant
 
 
@@ -124,6 +126,7 @@ def tournament_leave(*, player: Player, tournament_id: int) -> bool:
         else:
             entrant.withdrawn = True
             entrant.save(update_fields=["withdrawn"])
+        publish_standings(tournament.pk)
     return True
 
 
@@ -139,4 +142,5 @@ def tournament_pause(*, player: Player, tournament_id: int, paused: bool) -> boo
         changed = Entrant.objects.filter(
             tournament=tournament, player=player, withdrawn=False
         ).update(paused=paused, free_since=timezone.now())
+        publish_standings(tournament.pk)
     return bool(changed)

@@ -24,6 +24,7 @@ from ladder.selectors import pool_ratings
 
 from .. import pairing, scoring, selectors
 from ..models import Tournament, TournamentResult, TournamentTable
+from ..realtime import publish_standings
 from .entries import locked_tournament, pool_key
 
 
@@ -85,6 +86,7 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.entrants.update(free_since=now)
         if tournament.format == Tournament.Format.SWISS:
             _swiss_round(tournament, now)
+        publish_standings(tournament.pk)
     if tournament.format == Tournament.Format.ARENA:
         arena_pass(tournament_id=tournament.pk, now=now)
     return True
@@ -227,6 +229,7 @@ def table_count(*, link_id: int, now: datetime | None = None) -> bool:
             _record(tournament, link, places, now)
         link.counted = True
         link.save(update_fields=["counted"])
+        publish_standings(tournament.pk)
         tournament.entrants.filter(player_id__in=players).update(free_since=now)
         if tournament.format == Tournament.Format.ARENA:
             enqueue_on_commit("tournaments.tasks.arena_pass", tournament.pk)
@@ -316,6 +319,7 @@ def tournament_finish(*, tournament_id: int, now: datetime | None = None) -> boo
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = tournament.prizes_paid_at = now
         tournament.save(update_fields=["status", "ended_at", "prizes_paid_at"])
+        publish_standings(tournament.pk)
     return True
 
 

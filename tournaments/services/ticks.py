@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.models import Match
 
 from ..models import Schedule, Tournament, TournamentTable
+from ..realtime import standings_say
 from .creation import schedule_occurrence
 from .running import arena_pass, swiss_next, table_count, tournament_finish, tournament_start
 
@@ -70,4 +71,5 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
         else:
             counts["rounds"] += swiss_next(tournament_id=tournament_id, now=now)
         counts["finished"] += tournament_finish(tournament_id=tournament_id, now=now)
+        standings_say(tournament_id)  # what the pause after the last change held back
     return counts

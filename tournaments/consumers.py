@@ -1,0 +1,58 @@
+"""The tournament socket (``/ws/tournament/<id>/``): its standings as they change
+(docs/protocol.md § Tournament socket). Anyone who may see the tournament's page may listen;
+it takes no message but ``ping``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+from accounts.models import Player
+from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
+from core.pool import run_db
+from core.websocket import GuardedJsonConsumer
+
+from .access import may_see
+from .models import Tournament
+from .realtime import standings_frame, tournament_group
+
+CLOSE_NO_TOURNAMENT = 4004
+
+
+def _first_frame(tournament_id: int, player: Player | None) -> dict[str, Any] | None:
+    """The standings now, or None for a tournament that does not exist or that the player may
+    not see (the same answer, so a socket cannot probe for private events)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not may_see(tournament, player):
+        return None
+    return standings_frame(tournament)
+
+
+class TournamentConsumer(PlayerSocketMixin, GuardedJsonConsumer):
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        await self.accept()  # nothing is read before the handshake is accepted
+        await self.identify()
+        # The group first, the snapshot after: no change in between is missed.
+        await self.join(tournament_group(self.tournament_id))
+        frame = await run_db(_first_frame, self.tournament_id, self.player)
+        if frame is None:
+            await self.close_with(CLOSE_NO_TOURNAMENT)
+            return
+        await self.send_json(frame)
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_all()
+
+    async def end_session(self) -> None:
+        await self.close_with(CLOSE_SESSION_ENDED)
+
+    async def receive_message(self, content: dict[str, Any]) -> None:
+        if content.get("type") != "ping":
+            await self.bad_message(gettext("This socket only listens; send nothing but ping."))
+            return
+        await self.send_json({"type": "pong"})
+
+    async def tournament_standings(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"], replaceable=True)
