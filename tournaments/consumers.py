@@ -11,7 +11,8 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from accounts.sockets import CLOSE_SESSION_ENDED, PlayerSocketMixin
 from core.pool import run_db
-from core.websocket import GuardedJsonConsumer
+from core.websocket import EventHandler, GuardedJsonConsumer
+from games.realtime import player_group
 
 from .access import may_see
 from .models import Tournament
@@ -36,6 +37,8 @@ class TournamentConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self.identify()
         # The group first, the snapshot after: no change in between is missed.
         await self.join(tournament_group(self.tournament_id))
+        if self.player_id is not None:  # "your next match is ready", wherever it was paired
+            await self.join(player_group(self.player_id))
         frame = await run_db(_first_frame, self.tournament_id, self.player)
         if frame is None:
             await self.close_with(CLOSE_NO_TOURNAMENT)
@@ -56,3 +59,18 @@ class TournamentConsumer(PlayerSocketMixin, GuardedJsonConsumer):
 
     async def tournament_standings(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"], replaceable=True)
+
+    async def player_match_started(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "match_started", "table": event["table"], "url": event["url"]}
+        )
+
+    def event_handler(self, message: dict[str, Any]) -> EventHandler | None:
+        """The player's other news (invitations, quick play) is the lobby's to show."""
+        own = super().event_handler(message)
+        if own is None and str(message.get("type", "")).startswith("player."):
+            return self._not_here
+        return own
+
+    async def _not_here(self, event: dict[str, Any]) -> None:
+        return None

@@ -59,7 +59,16 @@ async def test_a_watcher_hears_the_standings_when_a_table_is_counted(alice, bob,
     tournament = await sync_to_async(_arena)()
     for player in (alice, bob):
         await sync_to_async(tournament_join)(player=player, tournament_id=tournament.pk)
+    player = await _open(tournament.pk, alice)
+    assert (await _next(player))["status"] == "scheduled"
     await sync_to_async(committed)(tournament_start, tournament_id=tournament.pk)
+    started = await _next(player)
+    while started["type"] == "standings":  # the start's standings may come first
+        started = await _next(player)
+    assert started["type"] == "match_started"
+    link = await sync_to_async(tournament.tables.get)()
+    assert started["url"] == f"/tables/{link.table_id}/"
+    await player.disconnect()
     watcher = await _open(tournament.pk, carol)
     first = await _next(watcher)
     assert first["type"] == "standings" and first["status"] == "running"
