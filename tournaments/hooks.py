@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
+from typing import Any
 
-from games.models import Match, Seat
+from django.utils import timezone
+
+from accounts.models import Player
+from games.models import Match, Seat, Table
 from games.services.jobs import enqueue_on_commit
 
 from .models import Entrant, Tournament, TournamentTable
@@ -34,3 +39,22 @@ def seat_forfeited(
         tournament__format=Tournament.Format.ARENA,
         player_id=seat.player_id,
     ).update(paused=True)
+
+
+def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -> dict[str, Any]:
+    """``GAMES_TABLE_PAGE_CONTEXT``: at a tournament's table, the event, its time left (an arena)
+    or round (Swiss), and the reader's place in it by points."""
+    link = TournamentTable.objects.filter(table=table).select_related("tournament").first()
+    if link is None:
+        return {}
+    tournament = link.tournament
+    note: dict[str, Any] = {"tournament": tournament, "minutes_left": None, "place": None}
+    if tournament.ends_at is not None and tournament.status == Tournament.Status.RUNNING:
+        left = (tournament.ends_at - timezone.now()).total_seconds()
+        note["minutes_left"] = max(0, math.ceil(left / 60))
+    entrant = None
+    if player is not None:
+        entrant = tournament.entrants.filter(player=player).first()
+    if entrant is not None:
+        note["place"] = 1 + tournament.entrants.filter(score__gt=entrant.score).count()
+    return {"tournament_note": note}

@@ -6,6 +6,7 @@ with every fee back; the beat's tick does each step once however often it runs."
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,8 @@ from accounts.selectors import coin_audit
 from games.models import Match, Seat, Table
 from games.services.presence import live_sweep
 from tests.support.ladder import committed, forfeit, play_to_the_end
-from tests.support.players import make_player
+from tests.support.pages import shown
+from tests.support.players import client_for, make_player
 from tournaments import selectors
 from tournaments.models import Entrant, Tournament, TournamentResult, TournamentTable
 from tournaments.services.entries import tournament_join, tournament_leave
@@ -216,3 +218,14 @@ def test_an_arena_player_who_never_comes_to_the_table_is_paused(alice, bob):
         )
     )
     assert gone and paused == gone
+
+
+def test_the_table_page_says_the_event_its_time_left_and_the_readers_place(alice, bob):
+    tournament = arena(name="Evening arena")
+    for player in (alice, bob):
+        tournament_join(player=player, tournament_id=tournament.pk)
+    committed(tournament_start, tournament_id=tournament.pk)
+    (table,) = live_tables(tournament)
+    page = shown(client_for(alice).get(f"/tables/{table.pk}/").content.decode())
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "Evening arena · 30 minutes left · you are #1" in text
