@@ -99,7 +99,10 @@ GAMES_SOCKETS_LOST = ["social.services.cooldowns.server_lost"]
 GAMES_TABLE_SOCKET_HANDLERS = ["social.sockets.TABLE_CHAT"]
 GAMES_LOW_COMPLETION = ["social.selectors.low_completion"]
 GAMES_LOBBY_PAGE_CONTEXT = ["social.selectors.lobby_page_context"]
-GAMES_TABLE_PAGE_CONTEXT = ["social.selectors.table_page_context"]
+GAMES_TABLE_PAGE_CONTEXT = [
+    "social.selectors.table_page_context",
+    "tournaments.hooks.table_page_context",
+]
 
 # --- Chat, blocking, reputation and cool-downs (issue 17; docs/protocol.md § chat) -------------
 
