@@ -28,7 +28,13 @@ The phases, in the order they run:
    match starts (then seat 0 leaves: aborted, stakes refunded). Pairs made per second,
    ``pool_join`` → the first ``playing`` state and ``paired`` → that state (p50/p99; its p99
    must be at most 1 s), beside the group echo of the same run.
-6. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
+6. **Arena** (issue 29): ``--arena-players`` (500) registered players enter one Japanese Joker
+   arena (Fast, to 11) of ``--arena-minutes`` (2) that the server's beat starts, pairs and
+   ends; each holds the tournament's socket and plays every match it is sent to at once. The
+   time from a match's end to the player's next ``match_started`` (p50/p99; its p99 must be at
+   most 2 s), the matches played, and the standings frames a second (new versions, and frames
+   received over all sockets).
+7. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
    ledger audited (``manage.py audit_coins``), every frame every client received checked
    against the match replayed from its seed (no card its seat could not see at that version),
    and the server log free of tracebacks and errors.

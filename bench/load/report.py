@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import load
+from bench.load.arena import add_arguments as add_arena_arguments
+from bench.load.arena import arena_floor, arena_phase
 from bench.load.data import (
     audit_coins,
     end_leftovers,
@@ -108,6 +110,11 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
                 flush=True,
             )
             result["pools"] = await pool_phase(run, group)
+        if args.arena_players:
+            print(
+                f"Arena: {args.arena_players} players for {args.arena_minutes} minutes", flush=True
+            )
+            result["arena"] = await arena_phase(run)
         run.check_alive()
         print("After the run", flush=True)
         result["after"] = {
@@ -181,6 +188,8 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
         )
     if result.get("pools"):
         checks.append(pool_floor(result))
+    if result.get("arena"):
+        checks.append(arena_floor(result))
     memory = open_loop["memory"]
     if memory["tables"]:
         checks.append(
@@ -268,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         "--slow-readers", type=int, default=10, help="non-reading sockets (0: skip the phase)"
     )
     add_pool_arguments(parser)
+    add_arena_arguments(parser)
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)
     parser.add_argument(
