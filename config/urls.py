@@ -22,4 +22,5 @@ urlpatterns = [
     path("help/", include("games.help_urls")),
     path("ladder/", include("ladder.urls")),
     path("players/", include("ladder.profile_urls")),
+    path("tournaments/", include("tournaments.urls")),
 ]

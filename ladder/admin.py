@@ -1,5 +1,6 @@
 """Ratings and rating changes are read-only here: they change only through the ladder's services,
-which the two actions call (recompute a player's ratings; void the matches of some changes)."""
+which the two actions call (recompute a player's ratings; void the matches of some changes).
+Seasons and their standings are read-only too: only the beat's close writes them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.template.response import TemplateResponse
 from core.errors import ServiceError
 
 from . import services
-from .models import MatchVoid, Rating, RatingChange
+from .models import MatchVoid, Rating, RatingChange, Season, SeasonStanding
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -96,3 +97,17 @@ class MatchVoidAdmin(ReadOnlyAdmin):
     list_display = ["match", "reason", "voided_by", "created_at"]
     search_fields = ["=match__id", "reason"]
     list_select_related = ["match", "voided_by"]
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnlyAdmin):
+    list_display = ["game", "number", "starts_at", "ends_at", "closed_at"]
+    list_filter = ["game"]
+
+
+@admin.register(SeasonStanding)
+class SeasonStandingAdmin(ReadOnlyAdmin):
+    list_display = ["season", "rank", "player", "display", "matches", "wins", "badge"]
+    list_filter = ["season__game", "badge"]
+    search_fields = ["player__name"]
+    list_select_related = ["season", "player"]

@@ -1,4 +1,5 @@
-"""Ratings per player and game, the change every rated match made, and voided matches.
+"""Ratings per player and game, the change every rated match made, voided matches, and the
+ladder's seasons with their final standings.
 
 A :class:`RatingChange` is the claim on a match: the unique ``(match, player)`` pair means a
 match changes each rating once, however many times its task runs (README § Ladder).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
@@ -114,3 +116,68 @@ class MatchVoid(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} voided"
+
+
+class Season(models.Model):
+    """One game's ladder season, ``[starts_at, ends_at)`` in UTC (docs/ladder.md § Seasons).
+
+    ``closed_at`` is the claim: the close sets it with a conditional update, so a season's
+    standings are kept once however many beat runs or workers close it."""
+
+    game = GameField()
+    number = models.PositiveIntegerField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="season_once_per_number"),
+            # The close opens the next season in the transaction that closes this one.
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(closed_at__isnull=True), name="season_one_open"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=F("starts_at")), name="season_ends_after_it_starts"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title}, season {self.number}"
+
+    @property
+    def title(self) -> str:
+        return str(GAME_TITLES.get(self.game, self.game))
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class SeasonStanding(models.Model):
+    """One player's line in a closed season's final standings: the game's leaderboard as it
+    stood at the season's end, kept as it was whatever happens to the ratings later."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_standings")
+    rank = models.PositiveIntegerField(null=True, blank=True)  # None: provisional at the end
+    display = models.IntegerField(verbose_name="rating")  # the display rating then
+    matches = models.PositiveIntegerField()  # rated matches then (the leaderboard's count)
+    wins = models.PositiveIntegerField()
+    # A top place (rank <= LADDER_SEASON_BADGES at the close), decided once at the close.
+    badge = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["season", F("rank").asc(nulls_last=True), "-display"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="season_standing_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.season}: #{self.rank or '—'} {self.display}"
+
+    @property
+    def provisional(self) -> bool:
+        """On the leaderboard, and only there, a provisional rating has no rank."""
+        return self.rank is None

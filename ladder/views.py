@@ -1,5 +1,6 @@
-"""The ladder's pages: every game's top players, a game's leaderboard, a player's profile, and
-a match's rating changes for the table page. Reads only; they go through the selectors."""
+"""The ladder's pages: every game's top players, a game's leaderboard and its past seasons, a
+player's profile, and a match's rating changes for the table page. Reads only; they go through
+the selectors."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from games.catalog import GAME_TITLES
 from games.models import Match
 from social import selectors as social_selectors
 
-from . import chart, selectors
+from . import chart, hooks, season_selectors, selectors
 
 SEARCH_MAX_LENGTH = 150
 
@@ -62,15 +63,42 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
         "page": page,
         "search": search,
         "mine": mine,
+        "season": season_selectors.current_season(game=game),
+        "past_seasons": season_selectors.past_seasons(game=game),
         **_rules(),
     }
     return render(request, "ladder/leaderboard.html", context)
+
+
+@require_GET
+def season(request: HttpRequest, game: str, number: int) -> HttpResponse:
+    """A season's final standings; a season still running says when it ends."""
+    if game not in GAME_TITLES:
+        raise Http404("No such game.")
+    shown = season_selectors.season(game=game, number=number)
+    if shown is None:
+        raise Http404("No such season.")
+    page = None
+    if shown.closed:
+        standings = season_selectors.season_standings(season=shown)
+        page = Paginator(standings, settings.LADDER_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "game": game,
+        "game_title": GAME_TITLES[game],
+        "shown_season": shown,
+        "page": page,
+        "past_seasons": season_selectors.past_seasons(game=game),
+        **_rules(),
+    }
+    return render(request, "ladder/season.html", context)
 
 
 def _rules() -> dict[str, int]:
     return {
         "provisional_matches": settings.LADDER_PROVISIONAL_MATCHES,
         "active_days": settings.LADDER_ACTIVE_DAYS,
+        "season_months": settings.LADDER_SEASON_MONTHS,
+        "season_badges": settings.LADDER_SEASON_BADGES,
     }
 
 
@@ -102,6 +130,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "is_friend": viewer is not None and accounts_services.are_friends(viewer, shown),
         "can_befriend": viewer is not None and not viewer.is_guest and not shown.is_guest,
         "games": games,
+        "badges": [] if shown.is_guest else season_selectors.season_badges(player=shown),
         "record": selectors.player_record(player=shown),
         "speed_records": selectors.speed_records(player=shown),
         "favourite_pools": selectors.favourite_pools(player=shown),
@@ -110,6 +139,7 @@ def profile(request: HttpRequest, name: str) -> HttpResponse:
         "blocked_by_viewer": bool(viewer and social_selectors.blocked_among(viewer, [shown.pk])),
         "recent": selectors.recent_matches(player=shown, viewer=viewer),
         **_rules(),
+        **hooks.profile_page_context(shown, viewer),  # tournaments: their events and trophies
     }
     return render(request, "ladder/profile.html", context)
 

@@ -29,7 +29,9 @@ def _hooks_run_by(path: Path) -> set[str]:
 
 
 HOOKS = sorted(
-    _hooks_run_by(ROOT / "accounts" / "hooks.py") | _hooks_run_by(ROOT / "games" / "hooks.py")
+    _hooks_run_by(ROOT / "accounts" / "hooks.py")
+    | _hooks_run_by(ROOT / "games" / "hooks.py")
+    | _hooks_run_by(ROOT / "ladder" / "hooks.py")
 )
 
 

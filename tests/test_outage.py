@@ -23,6 +23,7 @@ from config.asgi import application
 from core import outage
 from games import tasks as games_tasks
 from ladder import tasks as ladder_tasks
+from tournaments import tasks as tournament_tasks
 
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 REFUSED = (
@@ -197,6 +198,16 @@ TASKS = {
         "objects",
         (),
     ),
+    "pools_sweep": (games_tasks.pools_sweep, games_tasks.pools, "pools_sweep", ()),
+    "close_seasons": (
+        ladder_tasks.close_seasons,
+        ladder_tasks.season_services,
+        "seasons_close",
+        (),
+    ),
+    "tournaments_tick": (tournament_tasks.tick, tournament_tasks, "tournaments_tick", ()),
+    "count_table": (tournament_tasks.count_table, tournament_tasks, "table_count", (1,)),
+    "arena_pass": (tournament_tasks.arena_pass, tournament_tasks, "arena_pass_service", (1,)),
 }
 
 

@@ -228,6 +228,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "ladder.tasks.rate_unrated_matches",
         "schedule": float(os.environ.get("LADDER_SWEEP_SECONDS", 60)),
     },
+    # The ladder: each game's seasons, their standings kept once at the end (docs/ladder.md).
+    "ladder-season": {
+        "task": "ladder.tasks.close_seasons",
+        "schedule": float(os.environ.get("LADDER_SEASON_CLOSE_SECONDS", 60)),
+    },
     # Tournaments: starts, arena pairings, Swiss rounds, ends, and counts whose task was lost.
     "tournaments-tick": {
         "task": "tournaments.tasks.tick",

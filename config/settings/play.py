@@ -103,6 +103,7 @@ GAMES_TABLE_PAGE_CONTEXT = [
     "social.selectors.table_page_context",
     "tournaments.hooks.table_page_context",
 ]
+LADDER_PROFILE_PAGE_CONTEXT = ["tournaments.page_selectors.profile_page_context"]
 
 # --- Chat, blocking, reputation and cool-downs (issue 17; docs/protocol.md § chat) -------------
 
@@ -184,3 +185,6 @@ TOURNAMENT_SCHEDULE_AHEAD_HOURS = float(os.environ.get("TOURNAMENT_SCHEDULE_AHEA
 # the pause held back), with this many rows from the top (the page lists the rest).
 TOURNAMENT_STANDINGS_SECONDS = float(os.environ.get("TOURNAMENT_STANDINGS_SECONDS", 1))
 TOURNAMENT_STANDINGS_TOP = int(os.environ.get("TOURNAMENT_STANDINGS_TOP", 50))
+# The tick counts a finished tournament table only this long after its match ended: before
+# that, the count task enqueued by the match's end is doing it.
+TOURNAMENT_COUNT_GRACE_SECONDS = float(os.environ.get("TOURNAMENT_COUNT_GRACE_SECONDS", 5))

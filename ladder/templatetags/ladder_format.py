@@ -1,17 +1,17 @@
 """How the ladder writes its numbers: a provisional rating as ``1500?``, a change as ``+12`` or
-``−9`` (a true minus sign), a rate as a whole percentage."""
+``−9`` (a true minus sign), a rate as a whole percentage, a season badge's place as a medal."""
 
 from __future__ import annotations
 
 from django import template
 
-from ..models import Rating
+from ..models import Rating, SeasonStanding
 
 register = template.Library()
 
 
 @register.filter
-def rating_text(rating: Rating | None) -> str:
+def rating_text(rating: Rating | SeasonStanding | None) -> str:
     if rating is None:
         return ""
     return f"{rating.display}?" if rating.provisional else str(rating.display)
@@ -31,3 +31,15 @@ def signed(delta: int | None) -> str:
 @register.filter
 def percent(rate: float | None) -> str:
     return "—" if rate is None else f"{round(rate * 100)}%"
+
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+@register.filter
+def medal(rank: int | None) -> str:
+    """Gold, silver and bronze for the first three places; a medal for a further place that
+    LADDER_SEASON_BADGES gives a badge to. The pages label it in words for screen readers."""
+    if rank is None:
+        return ""
+    return MEDALS.get(rank, "🏅")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,6 +27,8 @@ from .. import pairing, scoring, selectors
 from ..models import Tournament, TournamentResult, TournamentTable
 from ..realtime import publish_standings
 from .entries import locked_tournament, pool_key
+
+PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start regardless
 
 
 def _busy_players(player_ids: set[int]) -> set[int]:
@@ -49,18 +52,22 @@ def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: i
     }
     made = []
     for group in groups:
-        table = table_for_players(
-            game=tournament.game,
-            players=[players[pid] for pid in group],
-            speed=tournament.speed,
-            rated=tournament.rated,
-            options=tournament.options,
-        )
-        if table is not None:
-            TournamentTable.objects.create(
-                tournament=tournament, table=table, round_number=round_number
+        # Each table with its link in a transaction of its own: outside a Swiss round's, each
+        # match starts (and its players hear it) as soon as its table is made, not when the
+        # last of a large pass is.
+        with transaction.atomic():
+            table = table_for_players(
+                game=tournament.game,
+                players=[players[pid] for pid in group],
+                speed=tournament.speed,
+                rated=tournament.rated,
+                options=tournament.options,
             )
-            made.append(table.pk)
+            if table is not None:
+                TournamentTable.objects.create(
+                    tournament=tournament, table=table, round_number=round_number
+                )
+                made.append(table.pk)
     return made
 
 
@@ -110,9 +117,29 @@ def tournament_cancel(*, tournament_id: int, now: datetime | None = None) -> boo
 
 
 def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
-    """Pair the arena's free players (pairing.pair_arena); the tables made. A pass another
-    worker is running already makes nothing here."""
-    now = now or timezone.now()
+    """Pair the arena's free players (pairing.pair_arena); the tables made.
+
+    One pass at a time per arena: a pass asked for while one runs leaves a note, and the
+    running pass goes round once more for it, so players freed meanwhile are paired at once
+    rather than at the next tick, and two passes never choose the same players (the row lock
+    below, with ``SKIP LOCKED``, still guards it should the cache be lost)."""
+    running, again = f"tournaments.pass:{tournament_id}", f"tournaments.pass-again:{tournament_id}"
+    if not cache.add(running, True, timeout=PASS_LOCK_SECONDS):
+        cache.set(again, True, timeout=PASS_LOCK_SECONDS)
+        return []
+    made: list[int] = []
+    try:
+        while True:
+            cache.delete(again)
+            made += _arena_pass_once(tournament_id, now or timezone.now())
+            if not cache.get(again):
+                return made
+            now = None  # a new round: the time has moved on
+    finally:
+        cache.delete(running)
+
+
+def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
     with transaction.atomic():
         tournament = (
             Tournament.objects.select_for_update(skip_locked=True)
@@ -143,7 +170,10 @@ def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
             ),
             seats=selectors.seats_of(tournament),
         )
-        return _seat(tournament, groups, round_number=0)
+    # Seated after the lock is let go: a pass that pairs hundreds of players holds it only to
+    # choose them. A pass running meanwhile may choose one of them again; the one-active-seat
+    # index refuses the second table, and that group waits for the next pass.
+    return _seat(tournament, groups, round_number=0)
 
 
 # --- Swiss ----------------------------------------------------------------------------------------
@@ -211,7 +241,7 @@ def table_count(*, link_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         link = (
-            TournamentTable.objects.select_for_update()
+            TournamentTable.objects.select_for_update(skip_locked=True)  # being counted: done
             .filter(pk=link_id, counted=False)
             .select_related("tournament")
             .first()
@@ -289,8 +319,11 @@ def tournament_finish(*, tournament_id: int, now: datetime | None = None) -> boo
     the pool by place (scoring.prize_payouts), once. True if it ended now."""
     now = now or timezone.now()
     with transaction.atomic():
-        tournament = locked_tournament(tournament_id)
-        if tournament.status != Tournament.Status.RUNNING:
+        # A pass or a round holding the row: the next tick ends it (never waits for the lock).
+        tournament = (
+            Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        )
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return False
         if tournament.format == Tournament.Format.ARENA:
             if tournament.ends_at is None or now < tournament.ends_at:

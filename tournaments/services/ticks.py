@@ -59,8 +59,11 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
     due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
     for tournament_id in list(due.values_list("pk", flat=True)):
         counts["started"] += tournament_start(tournament_id=tournament_id, now=now)
+    # Tables whose own count task should have run by now (it was lost, or its worker died).
     over = TournamentTable.objects.filter(
-        counted=False, tournament__status=Tournament.Status.RUNNING
+        counted=False,
+        tournament__status=Tournament.Status.RUNNING,
+        table__ended_at__lt=now - timedelta(seconds=settings.TOURNAMENT_COUNT_GRACE_SECONDS),
     ).exclude(table__match__status=Match.Status.PLAYING)
     for link_id in list(over.values_list("pk", flat=True)):
         counts["counted"] += table_count(link_id=link_id, now=now)
