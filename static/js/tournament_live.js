@@ -1,0 +1,44 @@
+// A running or upcoming tournament's page, kept live from its socket (docs/protocol.md § The
+// tournament socket): when the standings change, the page's standings and tables are drawn
+// again from the server (the server page is the truth); when the event starts or ends, the whole
+// page; when the reader's next match is ready, the page goes there. Without this module the page
+// is the server's as it was drawn, and the buttons still work.
+import { connect } from "./live.js";
+
+const root = document.getElementById("tournament");
+const live = document.getElementById("tournament-live");
+
+async function redraw() {
+  const response = await fetch(window.location.href, { headers: { Accept: "text/html" } });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  for (const id of ["tournament-standings", "tournament-tables"]) {
+    const now = document.getElementById(id);
+    const next = fresh.getElementById(id);
+    if (now && next) now.replaceWith(next);
+    else if (next && id === "tournament-tables") document.getElementById("tournament-standings")?.after(next);
+  }
+}
+
+if (root && (root.dataset.status === "scheduled" || root.dataset.status === "running")) {
+  let version = null;
+  connect(`/ws/tournament/${root.dataset.tournamentId}/`, {
+    onStatus(text) {
+      if (live) live.textContent = text;
+    },
+    onMessage(message) {
+      if (message.type === "match_started") {
+        window.location.assign(message.url);
+        return;
+      }
+      if (message.type !== "standings" || message.version === version) return;
+      version = message.version;
+      if (message.status !== root.dataset.status) {
+        window.location.reload(); // started, ended or cancelled: every part of the page changes
+        return;
+      }
+      // The first frame may be newer than the page (a change while it loaded): draw it again.
+      redraw();
+    },
+  });
+}
