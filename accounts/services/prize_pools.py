@@ -3,7 +3,8 @@
 
 A pool is named by the app that holds it (``pool_key``, e.g. ``"tournament:42"``); every
 movement is a zero-sum transaction with a key derived from the pool and the entry, so a retried
-task or a double click moves nothing twice. Once the pool is paid or refunded in full it is
+task or a double click moves nothing twice; its reason is the ``label`` the wallet page shows
+(the event's name). Once the pool is paid or refunded in full it is
 closed: paying or refunding it again returns the transaction that closed it.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from ..models import CoinAccount, CoinTransaction, LedgerEntry, Player
 from .wallet import _lock, _post, _wallet
@@ -46,7 +47,7 @@ def pool_balance(pool_key: str) -> int:
 
 
 def wallet_pool_enter(
-    *, pool_key: str, player: Player, amount: int, entry: str
+    *, pool_key: str, player: Player, amount: int, entry: str, label: str = ""
 ) -> CoinTransaction | None:
     """The player's entry fee into the pool; raises ``InsufficientCoins`` and moves nothing
     when the wallet cannot cover it. ``entry`` names this entry within the pool (a player who
@@ -61,14 +62,14 @@ def wallet_pool_enter(
         movement, _ = _post(
             key=f"entry:{pool_key}:{entry}",
             kind=Kind.ENTRY_FEE,
-            reason=pool_key,
+            reason=label or pool_key,
             legs=[(wallet, -amount), (pool, amount)],
         )
     return movement
 
 
 def wallet_pool_refund_entry(
-    *, pool_key: str, player: Player, entry: str
+    *, pool_key: str, player: Player, entry: str, label: str = ""
 ) -> CoinTransaction | None:
     """One entry's fee back (a player leaving before the start); once only."""
     with transaction.atomic():
@@ -83,14 +84,14 @@ def wallet_pool_refund_entry(
         movement, _ = _post(
             key=f"entry-refund:{pool_key}:{entry}",
             kind=Kind.ENTRY_REFUND,
-            reason=pool_key,
+            reason=label or pool_key,
             legs=[(pool, -amount), (wallet, amount)],
         )
     return movement
 
 
 def wallet_pool_pay(
-    *, pool_key: str, prizes: Sequence[tuple[Player, int]]
+    *, pool_key: str, prizes: Sequence[tuple[Player, int]], label: str = ""
 ) -> CoinTransaction | None:
     """Pay the prizes; they must add up to what the pool holds (the caller splits it). Once
     only: a second call returns the transaction that closed the pool."""
@@ -112,13 +113,13 @@ def wallet_pool_pay(
         movement, _ = _post(
             key=_closing_keys(pool_key)[0],
             kind=Kind.PRIZE,
-            reason=pool_key,
+            reason=label or pool_key,
             legs=[(pool, -held), *((wallets[pk], amount) for pk, amount in totals.items())],
         )
     return movement
 
 
-def wallet_pool_refund(*, pool_key: str) -> CoinTransaction | None:
+def wallet_pool_refund(*, pool_key: str, label: str = "") -> CoinTransaction | None:
     """Every entry fee still in the pool back to whoever paid it (a cancelled event). Once
     only, like the prizes."""
     with transaction.atomic():
@@ -127,8 +128,8 @@ def wallet_pool_refund(*, pool_key: str) -> CoinTransaction | None:
             return None
         owed = (
             LedgerEntry.objects.filter(
-                transaction__kind__in=[Kind.ENTRY_FEE, Kind.ENTRY_REFUND],
-                transaction__reason=pool_key,
+                Q(transaction__key__startswith=f"entry:{pool_key}:")
+                | Q(transaction__key__startswith=f"entry-refund:{pool_key}:")
             )
             .exclude(account=pool)
             .values("account")
@@ -145,7 +146,7 @@ def wallet_pool_refund(*, pool_key: str) -> CoinTransaction | None:
         movement, _ = _post(
             key=_closing_keys(pool_key)[1],
             kind=Kind.ENTRY_REFUND,
-            reason=pool_key,
+            reason=label or pool_key,
             legs=[
                 (locked[pool.pk], -held),
                 *((locked[pk], amount) for pk, amount in returns.items()),

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.models import CoinAccount
+from accounts.models import CoinAccount, CoinTransaction
 from accounts.selectors import coin_audit
 from games.models import Match, Seat, Table
 from games.services.presence import live_sweep
@@ -65,6 +65,9 @@ def test_an_arena_pairs_counts_once_pairs_again_and_pays_the_prizes_once(alice, 
     for player in people:
         tournament_join(player=player, tournament_id=tournament.pk)
     assert balance(alice) == 900
+    # The wallet's history names the event, not the ledger's key for its pool.
+    fee = CoinTransaction.objects.filter(kind="entry_fee").first()
+    assert fee is not None and fee.reason == "Evening arena"
     assert committed(tournament_start, tournament_id=tournament.pk)
     first = live_tables(tournament)
     assert len(first) == 2 and set().union(*map(players_at, first)) == {p.pk for p in people}

@@ -98,6 +98,7 @@ def tournament_join(
                 player=player,
                 amount=tournament.entry_fee,
                 entry=entry_name(entrant),
+                label=tournament.name,
             )
         else:  # back in a running arena, after leaving it: the fee was kept, not paid again
             entrant.withdrawn = False
@@ -120,7 +121,10 @@ def tournament_leave(*, player: Player, tournament_id: int) -> bool:
             return False
         if tournament.status == Tournament.Status.SCHEDULED:
             wallet_pool_refund_entry(
-                pool_key=pool_key(tournament), player=player, entry=entry_name(entrant)
+                pool_key=pool_key(tournament),
+                player=player,
+                entry=entry_name(entrant),
+                label=tournament.name,
             )
             entrant.delete()
         else:

@@ -109,7 +109,7 @@ def tournament_cancel(*, tournament_id: int, now: datetime | None = None) -> boo
         tournament.status = Tournament.Status.CANCELLED
         tournament.ended_at = now
         tournament.save(update_fields=["status", "ended_at"])
-        wallet_pool_refund(pool_key=pool_key(tournament))
+        wallet_pool_refund(pool_key=pool_key(tournament), label=tournament.name)
     return True
 
 
@@ -348,6 +348,7 @@ def tournament_finish(*, tournament_id: int, now: datetime | None = None) -> boo
         wallet_pool_pay(
             pool_key=pool_key(tournament),
             prizes=[(entrants[pid].player, coins) for pid, coins in prizes.items() if coins],
+            label=tournament.name,
         )
         tournament.status = Tournament.Status.FINISHED
         tournament.ended_at = tournament.prizes_paid_at = now
