@@ -82,6 +82,17 @@ def test_a_password_event_takes_those_who_know_the_password(alice, bob):
     assert tournament_join(player=bob, tournament_id=event.pk, password="secret")
 
 
+def test_a_tournament_password_cannot_be_guessed_without_end(alice, bob):
+    event = make(creator=alice, access="password", password="secret")
+    for guess in range(5):
+        with pytest.raises(ServiceError) as refused:
+            tournament_join(player=bob, tournament_id=event.pk, password=f"guess{guess}")
+        assert refused.value.code == "wrong_password"
+    with pytest.raises(ServiceError) as refused:  # even the right one, for a while
+        tournament_join(player=bob, tournament_id=event.pk, password="secret")
+    assert refused.value.code == "password_pause"
+
+
 def test_a_guest_enters_free_casual_events_only(guest):
     rated = make()
     casual = make(rated=False)

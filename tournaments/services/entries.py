@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.hashers import check_password
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -19,6 +20,11 @@ from accounts.models import Friendship, Player
 from accounts.services import wallet_pool_enter, wallet_pool_refund_entry
 from core.errors import ServiceError
 from games import hooks as games_hooks
+from games.services.passwords import (
+    PASSWORD_ATTEMPTS,
+    PASSWORD_ATTEMPTS_PER_TABLE,
+    PASSWORD_PAUSE_SECONDS,
+)
 
 from ..models import Entrant, Tournament
 from ..realtime import publish_standings
@@ -70,9 +76,29 @@ def _check_may_enter(tournament: Tournament, player: Player, password: str) -> N
             gettext("Only the organiser's friends can enter this tournament."),
             code="friends_only",
         )
-    if tournament.access == Tournament.Access.PASSWORD and not (
-        password and check_password(password, tournament.password_hash)
-    ):
+    if tournament.access == Tournament.Access.PASSWORD:
+        _check_password(tournament, player, password)
+
+
+def _check_password(tournament: Tournament, player: Player, password: str) -> None:
+    """A password event's password, within a guess budget per player and for the event, as a
+    password table's (games.services.passwords): it cannot be guessed faster than that."""
+    budgets = [
+        (f"tournament-password:{tournament.pk}:player:{player.pk}", PASSWORD_ATTEMPTS),
+        (f"tournament-password:{tournament.pk}:all", PASSWORD_ATTEMPTS_PER_TABLE),
+    ]
+    if any((cache.get(key) or 0) >= most for key, most in budgets):
+        raise ServiceError(
+            gettext("Too many wrong passwords; try again in a few minutes."),
+            code="password_pause",
+        )
+    if not (password and check_password(password, tournament.password_hash)):
+        for key, _most in budgets:
+            cache.add(key, 0, PASSWORD_PAUSE_SECONDS)
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, PASSWORD_PAUSE_SECONDS)
         raise ServiceError(gettext("Wrong tournament password."), code="wrong_password")
 
 
