@@ -22,7 +22,10 @@ VERSION_JS = """v => {
 # The hand is fanned for the window's width (view.js fitHand), or there is none to fan.
 FITTED_JS = """() => {
   const hand = document.getElementById("my-hand");
-  return !hand || !hand.children.length || hand.dataset.fit === String(innerWidth);
+  const felt = document.querySelector("#match-area .felt");
+  const window = `${innerWidth}x${innerHeight}`;
+  return (!hand || !hand.children.length || hand.dataset.fit === String(innerWidth))
+    && (!felt || felt.dataset.fit === window);
 }"""
 # Nothing in motion: no card gliding to its place, no trick on its way to its winner.
 STILL_JS = "() => !document.querySelector('.gliding, .trick-zone.collecting')"

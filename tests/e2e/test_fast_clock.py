@@ -86,8 +86,9 @@ def test_a_fast_tables_clock_and_bank_are_seen_and_run_out_into_an_announced_mov
             person.page.locator("#tool-more").tap()
         for seat in by_seat:
             bank = person.page.locator(f"[data-bank-seat='{seat}']")
-            # (whole, or a second short: a seat whose socket came a moment after the start)
-            assert bank.is_visible() and re.fullmatch(r"bank 0:(29|30)", bank.inner_text())
+            # (whole, or a few seconds short: a seat whose socket came after the start, as on
+            # a loaded machine it may, drained its bank meanwhile, as it should)
+            assert bank.is_visible() and re.fullmatch(r"bank 0:(2[5-9]|30)", bank.inner_text())
     to_act = alice.state["view"]["to_act"]
     thinker = by_seat[to_act]
 

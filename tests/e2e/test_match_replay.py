@@ -79,9 +79,9 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert shown(page) == 3
 
     page.keyboard.press("PageDown")  # the next hand: dealt, the last one summed up
+    page.locator(".rfacts", has_text=re.compile(r"^Hand 2")).wait_for()
     second = shown(page)
     assert second > 30
-    assert page.locator(".rfacts").inner_text().startswith("Hand 2")
     assert page.locator(".rsummary").inner_text().startswith("Hand 1 is over:")
     assert page.locator(".rtrick h3").inner_text().startswith("Trick taken by")  # the last one
     page.screenshot(path=str(artifacts / "replay-hand-2.png"), full_page=True)

@@ -622,6 +622,8 @@ export class TableView {
   // cards take a smaller part of that room (--fit) until it does.
   fitFelt() {
     const felt = this.felt;
+    // The window the felt was last fitted to (as the hand's), so a test can wait for it.
+    felt.dataset.fit = `${window.innerWidth}x${window.innerHeight}`;
     felt.style.removeProperty("--fit");
     if (getComputedStyle(felt).containerType !== "size") return;
     const over = () =>
