@@ -31,7 +31,8 @@ def _password_budgets(table: Table, player: Player, client_ip: str | None) -> li
     return budgets
 
 
-def _count_failure(key: str) -> None:
+def count_failure(key: str) -> None:
+    """One more wrong guess against a budget (shared with tournament passwords)."""
     cache.add(key, 0, PASSWORD_PAUSE_SECONDS)
     try:
         cache.incr(key)
@@ -49,7 +50,7 @@ def password_check(table: Table, player: Player, password: str, client_ip: str |
         )
     if not password or not check_password(password, table.password_hash):
         for key, _limit in budgets:
-            _count_failure(key)
+            count_failure(key)
         raise ServiceError(gettext("Wrong password for this table."), code="wrong_password")
     # Only the player's own count is forgiven: the table's and the address's are an attacker's
     # budget, which a right guess by somebody else must not refill.

@@ -23,7 +23,7 @@ from games import hooks as games_hooks
 from games.services.passwords import (
     PASSWORD_ATTEMPTS,
     PASSWORD_ATTEMPTS_PER_TABLE,
-    PASSWORD_PAUSE_SECONDS,
+    count_failure,
 )
 
 from ..models import Entrant, Tournament
@@ -94,11 +94,7 @@ def _check_password(tournament: Tournament, player: Player, password: str) -> No
         )
     if not (password and check_password(password, tournament.password_hash)):
         for key, _most in budgets:
-            cache.add(key, 0, PASSWORD_PAUSE_SECONDS)
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, PASSWORD_PAUSE_SECONDS)
+            count_failure(key)
         raise ServiceError(gettext("Wrong tournament password."), code="wrong_password")
 
 
