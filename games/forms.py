@@ -91,7 +91,8 @@ class TableForm(forms.Form):
         }
 
 
-def _option_field(option: Option) -> forms.Field:
+def option_field(option: Option) -> forms.Field:
+    """A game option as a choice field (a table's form, a tournament's form)."""
     by_text = {str(value): value for value in option.choices}
     return forms.TypedChoiceField(
         label=option_label(option),
@@ -103,7 +104,7 @@ def _option_field(option: Option) -> forms.Field:
 
 def table_form_for(game: str) -> type[TableForm]:
     """A form class with exactly this game's table options (rules files, "Table options")."""
-    fields = {option.name: _option_field(option) for option in game_spec(game).options}
+    fields = {option.name: option_field(option) for option in game_spec(game).options}
     return type(
         f"{game.title().replace('_', '')}TableForm", (TableForm,), {**fields, "game_name": game}
     )

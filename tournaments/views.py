@@ -7,8 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
+from datetime import timedelta
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -21,9 +24,11 @@ from games.services.lobby import speed_text
 
 from . import page_selectors
 from .access import may_see
-from .forms import JoinForm, chosen_game
+from .forms import JoinForm, chosen_game, organise_form_for
 from .models import Tournament
 from .services import entries
+from .services.creation import tournament_create
+from .services.running import tournament_call_off
 
 
 @require_GET
@@ -34,8 +39,46 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "games": list(GAME_TITLES.items()),
         "game": game,
         "server_now": timezone.now(),
+        "staff": _staff(request),
     }
     return render(request, "tournaments/list.html", context)
+
+
+def _staff(request: HttpRequest) -> bool:
+    """Staff make the site's own events here as in the admin, with the admin's permission."""
+    return request.user.has_perm("tournaments.add_tournament")
+
+
+def tournament_new(request: HttpRequest, game: str) -> HttpResponse:
+    """A new event: a registered player's private one, or any event for staff."""
+    if game not in GAME_TITLES:
+        raise Http404("No such game.")
+    player = request_player(request)
+    staff = _staff(request)
+    if player is None and not staff:
+        messages.info(request, _("Log in to organise a tournament."))
+        return redirect(f"{reverse('account_login')}?next={request.path}")
+    if player is not None and player.is_guest and not staff:
+        context = {"game": game, "game_title": GAME_TITLES[game], "guest": True}
+        return render(request, "tournaments/new.html", context)
+    form = organise_form_for(game)(request.POST or None, staff=staff)
+    if request.method == "POST" and form.is_valid():
+        now = timezone.now()
+        try:
+            tournament = tournament_create(
+                **form.terms(),
+                starts_at=now + timedelta(minutes=form.cleaned_data["starts_in"]),
+                # A site event has no creator; a friends-only one is its organiser's friends'.
+                creator=player if not staff or form.is_friends_only() else None,
+                now=now,
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Your tournament is on the list. Invite your players."))
+            return redirect("tournament", tournament_id=tournament.pk)
+    context = {"form": form, "game": game, "game_title": GAME_TITLES[game], "staff": staff}
+    return render(request, "tournaments/new.html", context, status=400 if form.errors else 200)
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -58,8 +101,37 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "options": describe_options(tournament.game, tournament.options),
         "join_form": JoinForm(),
         "server_now": timezone.now(),
+        "may_call_off": _may_call_off(request, tournament),
     }
     return render(request, "tournaments/tournament.html", context)
+
+
+def _may_call_off(request: HttpRequest, tournament: Tournament) -> bool:
+    """Whether the page offers "Call off": the service decides again when it is pressed."""
+    if tournament.status == Tournament.Status.SCHEDULED:
+        player = request_player(request)
+        if player is not None and tournament.creator_id == player.pk:
+            return True
+    live = (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
+    return tournament.status in live and request.user.has_perm("tournaments.change_tournament")
+
+
+@require_POST
+def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request, tournament_id)
+    staff = request.user.has_perm("tournaments.change_tournament")
+    try:
+        called_off = tournament_call_off(
+            tournament_id=tournament.pk, player=request_player(request), staff=staff
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        if called_off:
+            messages.success(request, _("The tournament is called off; every entry fee is back."))
+        else:
+            messages.info(request, _("This tournament is over already."))
+    return redirect("tournament", tournament_id=tournament.pk)
 
 
 def _act(

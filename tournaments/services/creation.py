@@ -128,6 +128,11 @@ def tournament_create(
     )
     if access not in Tournament.Access.values:
         raise _refuse(gettext("Choose Public, Friends or Password."), "bad_access")
+    if access == Tournament.Access.FRIENDS and creator is None:
+        raise _refuse(
+            gettext("A friends-only tournament is for its organiser's friends: it needs one."),
+            "friends_without_creator",
+        )
     password_hash = ""
     if access == Tournament.Access.PASSWORD:
         if len(password or "") < MIN_PASSWORD_LENGTH:

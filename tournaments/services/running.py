@@ -15,8 +15,11 @@ from datetime import datetime, timedelta
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from accounts.models import Player
 from accounts.services import pool_balance, wallet_pool_pay, wallet_pool_refund
+from core.errors import ServiceError
 from games.models import Match, Seat
 from games.services.jobs import enqueue_on_commit
 from games.services.paired_tables import table_for_players
@@ -111,6 +114,24 @@ def tournament_cancel(*, tournament_id: int, now: datetime | None = None) -> boo
         tournament.save(update_fields=["status", "ended_at"])
         wallet_pool_refund(pool_key=pool_key(tournament), label=tournament.name)
     return True
+
+
+def tournament_call_off(*, tournament_id: int, player: Player | None, staff: bool) -> bool:
+    """Cancel from the event's page: staff may call off any event before its end, a player
+    only their own event and only before it starts (once it runs, the entrants play for its
+    prizes). The check and the cancel hold the row's lock, so a start in between is seen."""
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if not staff:
+            if player is None or tournament.creator_id != player.pk:
+                raise ServiceError(
+                    gettext("Only the organiser can call off this tournament."), code="not_yours"
+                )
+            if tournament.status != Tournament.Status.SCHEDULED:
+                raise ServiceError(
+                    gettext("A tournament that has started plays on to its end."), code="started"
+                )
+        return tournament_cancel(tournament_id=tournament_id)
 
 
 # --- Arena ----------------------------------------------------------------------------------------
