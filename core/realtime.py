@@ -60,12 +60,16 @@ def collecting(function: Callable[..., T]) -> Callable[..., tuple[T, list[Messag
     For a socket's database thread: the async side sends them (:func:`send_all`)."""
 
     def run(*args: Any, **kwargs: Any) -> tuple[T, list[Message]]:
+        outer = getattr(_outbox, "messages", None)  # a collector around this one keeps its own
         _outbox.messages = []
         try:
             result = function(*args, **kwargs)
             return result, _outbox.messages
         finally:
-            del _outbox.messages
+            if outer is None:
+                del _outbox.messages
+            else:
+                _outbox.messages = outer
 
     return run
 
@@ -78,6 +82,13 @@ def send_now(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
     except LAYER_FAILURES as error:
         _layer_failed(error, dropped=1)
+
+
+def send_batch(messages: list[Message]) -> None:
+    """Send what :func:`collecting` gathered, from a thread with no event loop (a task): one
+    trip to the channel layer for them all instead of one a message."""
+    if messages:
+        async_to_sync(send_all)(messages)
 
 
 def _layer_failed(error: BaseException, *, dropped: int) -> None:

@@ -55,9 +55,7 @@ START_CHOICES_MINUTES = (5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 1008
 
 def _start_label(minutes: int) -> str:
     if minutes < 60:
-        return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {
-            "count": minutes
-        }
+        return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {"count": minutes}
     if minutes < 1440:
         hours = minutes // 60
         return ngettext("in %(count)s hour", "in %(count)s hours", hours) % {"count": hours}
@@ -180,5 +178,7 @@ def organise_form_for(game: str) -> type[OrganiseForm]:
     """The form with this game's match options (a shorter match, say) after the event's own."""
     fields = {option.name: option_field(option) for option in game_spec(game).options}
     return type(
-        f"{game.title().replace('_', '')}OrganiseForm", (OrganiseForm,), {**fields, "game_name": game}
+        f"{game.title().replace('_', '')}OrganiseForm",
+        (OrganiseForm,),
+        {**fields, "game_name": game},
     )

@@ -5,10 +5,9 @@ page shows comes from ``page_selectors``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-
-from django.contrib import messages
 from datetime import timedelta
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse

@@ -181,6 +181,8 @@ TOURNAMENT_PLAYER_AHEAD_DAYS = int(os.environ.get("TOURNAMENT_PLAYER_AHEAD_DAYS"
 TOURNAMENT_PLAYER_MAX_PLAYERS = int(os.environ.get("TOURNAMENT_PLAYER_MAX_PLAYERS", 64))
 # How far ahead beat creates a schedule's events (they are listed as upcoming from then on).
 TOURNAMENT_SCHEDULE_AHEAD_HOURS = float(os.environ.get("TOURNAMENT_SCHEDULE_AHEAD_HOURS", 24))
+# An arena pass makes its tables in chunks on this many threads of the worker (1: in turn).
+TOURNAMENT_SEAT_THREADS = int(os.environ.get("TOURNAMENT_SEAT_THREADS", 4))
 # The standings a tournament's sockets hear: at most one frame this often (the tick sends what
 # the pause held back), with this many rows from the top (the page lists the rest).
 TOURNAMENT_STANDINGS_SECONDS = float(os.environ.get("TOURNAMENT_STANDINGS_SECONDS", 1))

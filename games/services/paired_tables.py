@@ -39,8 +39,10 @@ def table_for_players(
                 seats_total=engine.num_players,
                 rated=rated,
             )
+            # Nobody can have a socket at a table made this instant: the seats start away, so
+            # the start's look at the live sockets finds nothing to change.
             Seat.objects.bulk_create(
-                Seat(table=table, player=player, position=position)
+                Seat(table=table, player=player, position=position, connected=False)
                 for player, position in zip(players, positions, strict=True)
             )
             table_start(table)

@@ -10,15 +10,19 @@ mid-tournament leaves the database as the next beat tick needs it.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from functools import cache as cache_function
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
 from accounts.services import pool_balance, wallet_pool_pay, wallet_pool_refund
+from core import realtime
 from core.errors import ServiceError
 from games.models import Match, Seat
 from games.services.jobs import enqueue_on_commit
@@ -32,6 +36,7 @@ from ..realtime import publish_standings
 from .entries import locked_tournament, pool_key
 
 PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start regardless
+SEAT_CHUNK = 8  # tables made in one transaction (docs/performance.md § Arena)
 
 
 def _busy_players(player_ids: set[int]) -> set[int]:
@@ -53,25 +58,69 @@ def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: i
             player_id__in=[pid for group in groups for pid in group]
         ).select_related("player")
     }
-    made = []
-    for group in groups:
-        # Each table with its link in a transaction of its own: outside a Swiss round's, each
-        # match starts (and its players hear it) as soon as its table is made, not when the
-        # last of a large pass is.
-        with transaction.atomic():
-            table = table_for_players(
-                game=tournament.game,
-                players=[players[pid] for pid in group],
-                speed=tournament.speed,
-                rated=tournament.rated,
-                options=tournament.options,
-            )
-            if table is not None:
-                TournamentTable.objects.create(
-                    tournament=tournament, table=table, round_number=round_number
-                )
-                made.append(table.pk)
-    return made
+    chunks = [
+        [[players[pid] for pid in group] for group in groups[start : start + SEAT_CHUNK]]
+        for start in range(0, len(groups), SEAT_CHUNK)
+    ]
+    if transaction.get_connection().in_atomic_block or not _parallel():
+        # A Swiss round's tables are made in its own transaction, one after another.
+        return [table for chunk in chunks for table in _seat_chunk(tournament, chunk, round_number)]
+    # An arena's pass: a few tables to a transaction, a few transactions at once. Their
+    # players hear of their matches after one commit and one trip to the channel layer, not
+    # after the whole pass; and a table's dozen statements wait on the database (most of all
+    # on a busy machine), so the chunks' waits overlap rather than add up.
+    jobs = [
+        _seaters().submit(_seat_chunk_apart, tournament, chunk, round_number) for chunk in chunks
+    ]
+    return [table for job in jobs for table in job.result()]
+
+
+def _parallel() -> bool:
+    """SQLite (the embedded default) takes one writer at a time: no point in threads there."""
+    return settings.TOURNAMENT_SEAT_THREADS > 1 and connection.vendor != "sqlite"
+
+
+@cache_function
+def _seaters() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(settings.TOURNAMENT_SEAT_THREADS, thread_name_prefix="arena-seat")
+
+
+def _seat_chunk_apart(
+    tournament: Tournament, groups: list[list[Player]], round_number: int
+) -> list[int]:
+    """A chunk in a seating thread, on a connection of its own for the job (closed after it,
+    as a task's is, so no idle session outlives the pass), its messages sent in one trip."""
+    try:
+        tables, messages = realtime.collecting(_seat_chunk)(tournament, groups, round_number)
+    finally:
+        connection.close()
+    realtime.send_batch(messages)
+    return tables
+
+
+def _seat_chunk(tournament: Tournament, groups: list[list[Player]], round_number: int) -> list[int]:
+    with transaction.atomic():
+        return [
+            table_id
+            for table_id in (_seat_group(tournament, group, round_number) for group in groups)
+            if table_id is not None
+        ]
+
+
+def _seat_group(tournament: Tournament, players: list[Player], round_number: int) -> int | None:
+    """One table (in a savepoint of its own: a player seated elsewhere meanwhile undoes only
+    this one) and its link to the tournament."""
+    table = table_for_players(
+        game=tournament.game,
+        players=players,
+        speed=tournament.speed,
+        rated=tournament.rated,
+        options=tournament.options,
+    )
+    if table is None:
+        return None
+    TournamentTable.objects.create(tournament=tournament, table=table, round_number=round_number)
+    return table.pk
 
 
 # --- Start ----------------------------------------------------------------------------------------
