@@ -66,7 +66,11 @@ def test_a_player_makes_a_friends_only_arena_with_a_shorter_match(alice):
     assert answer["Location"] == f"/tournaments/{tournament.pk}/"
     assert (tournament.name, tournament.creator_id) == ("Friday friends", alice.pk)
     assert tournament.access == Tournament.Access.FRIENDS
-    assert (tournament.format, tournament.duration_minutes, tournament.rounds) == ("arena", 30, None)
+    assert (tournament.format, tournament.duration_minutes, tournament.rounds) == (
+        "arena",
+        30,
+        None,
+    )
     assert tournament.options["points"] == 11
     assert tournament.max_players == 16
     assert before + timedelta(minutes=59) < tournament.starts_at < before + timedelta(minutes=61)
@@ -180,7 +184,10 @@ def test_the_organiser_calls_off_before_the_start_and_every_fee_comes_back(alice
     assert balance(bob) == balance(carol) == 900
 
     # Only the organiser is offered the button, and another player's post changes nothing.
-    assert 'id="call-off"' not in client_for(bob).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert (
+        'id="call-off"'
+        not in client_for(bob).get(f"/tournaments/{tournament.pk}/").content.decode()
+    )
     refused = client_for(bob).post(f"/tournaments/{tournament.pk}/cancel/", follow=True)
     assert "Only the organiser can call off this tournament." in shown(refused.content.decode())
     tournament.refresh_from_db()
