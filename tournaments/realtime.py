@@ -13,6 +13,7 @@ from django.db import transaction
 
 from accounts.models import Player
 from core import realtime as core_realtime
+from games.services.jobs import enqueue_on_commit
 
 from . import scoring, selectors
 from .models import Tournament
@@ -32,10 +33,13 @@ def _pause_key(tournament_id: int) -> str:
 
 def _version(tournament: Tournament) -> str:
     """Changes whenever the standings may have: a result, an entrant in, out or paused, a
-    round, the status."""
+    round, the status; or the tables being played (a pairing), which the page lists too."""
     results = tournament.results.order_by("-pk").values_list("pk", flat=True).first() or 0
+    tables = tournament.tables.order_by("-pk").values_list("pk", flat=True).first() or 0
     entrants = tournament.entrants.order_by("pk").values_list("pk", "paused", "withdrawn", "rank")
-    return f"{tournament.status}:{tournament.round_number}:{results}:{hash(tuple(entrants))}"
+    return (
+        f"{tournament.status}:{tournament.round_number}:{results}:{tables}:{hash(tuple(entrants))}"
+    )
 
 
 def _row(
@@ -93,11 +97,20 @@ def publish_standings(tournament_id: int) -> None:
     transaction.on_commit(lambda: standings_say(tournament_id))
 
 
+def _held_key(tournament_id: int) -> str:
+    return f"tournaments.standings-held:{tournament_id}"
+
+
 def standings_say(tournament_id: int, *, force: bool = False) -> bool:
-    """Say the standings now if they changed since they were last said. True if said."""
-    if not force and not cache.add(
-        _pause_key(tournament_id), True, timeout=settings.TOURNAMENT_STANDINGS_SECONDS
-    ):
+    """Say the standings now if they changed since they were last said. True if said.
+
+    A change within the pause is said when the pause ends, by one task per pause (a change to
+    an event that is not running, such as a second player entering in the same second, has no
+    tick to say it)."""
+    pause = settings.TOURNAMENT_STANDINGS_SECONDS
+    if not force and not cache.add(_pause_key(tournament_id), True, timeout=pause):
+        if cache.add(_held_key(tournament_id), True, timeout=pause + 60):
+            enqueue_on_commit("tournaments.tasks.standings_held", tournament_id, countdown=pause)
         return False
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -110,3 +123,10 @@ def standings_say(tournament_id: int, *, force: bool = False) -> bool:
         tournament_group(tournament_id), {"type": "tournament.standings", "frame": frame}
     )
     return True
+
+
+def standings_held(tournament_id: int) -> bool:
+    """The task a pause left: say what it held back (if anything changed, whatever else said
+    since)."""
+    cache.delete(_held_key(tournament_id))
+    return standings_say(tournament_id, force=True)

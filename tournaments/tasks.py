@@ -5,7 +5,7 @@ from celery import shared_task
 
 from core.outage import ends_when_database_unavailable
 
-from .services.running import arena_pass as arena_pass_service
+from .realtime import standings_held as standings_held_service
 from .services.running import table_count
 from .services.ticks import tournaments_tick
 
@@ -20,13 +20,13 @@ def tick() -> dict[str, int]:
 @shared_task
 @ends_when_database_unavailable
 def count_table(link_id: int) -> bool:
-    """Enqueued after the commit that ended a tournament table's match."""
+    """Enqueued after the commit that ended a tournament table's match; in an arena, the
+    players it frees are paired in the same task."""
     return table_count(link_id=link_id)
 
 
 @shared_task
 @ends_when_database_unavailable
-def arena_pass(tournament_id: int) -> int:
-    """Enqueued after a table is counted: the freed players are paired at once, not at the
-    next tick."""
-    return len(arena_pass_service(tournament_id=tournament_id))
+def standings_held(tournament_id: int) -> bool:
+    """Enqueued when a change came within the standings' pause: said once the pause is over."""
+    return standings_held_service(tournament_id)

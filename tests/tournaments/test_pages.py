@@ -64,8 +64,9 @@ def won_by(tournament: Tournament, winner, loser) -> Tournament:
     """A two-player arena that ``winner`` won: one match, then the time is up."""
     started(tournament, [winner, loser])
     (table,) = live_tables(tournament)
-    lose(table, loser.pk)
+    # The time is up while the match is played (two alone would be paired again at once).
     Tournament.objects.filter(pk=tournament.pk).update(ends_at=timezone.now())
+    lose(table, loser.pk)
     tournaments_tick()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED

@@ -22,7 +22,12 @@ from tests.support.players import client_for, make_player
 from tournaments import selectors
 from tournaments.models import Entrant, Tournament, TournamentResult, TournamentTable
 from tournaments.services.entries import tournament_join, tournament_leave
-from tournaments.services.running import table_count, tournament_finish, tournament_start
+from tournaments.services.running import (
+    arena_pass,
+    table_count,
+    tournament_finish,
+    tournament_start,
+)
 from tournaments.services.ticks import tournaments_tick
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -146,8 +151,44 @@ def test_a_player_who_left_the_arena_is_not_paired_again(alice, bob, carol):
     assert tournament_leave(player=leaver, tournament_id=tournament.pk)
     other = max(players_at(table))
     finish_by_forfeit(table, other)
-    # The two who played may not meet again at once, and the third left: nobody is paired.
-    assert live_tables(tournament) == []
+    # The third left: the two who played, alone in the event now, meet again rather than wait
+    # out the arena; the one who left is not seated.
+    (again,) = live_tables(tournament)
+    assert players_at(again) == players_at(table)
+    assert leaver.pk not in players_at(again)
+
+
+def test_the_same_two_do_not_meet_twice_in_a_row_while_others_are_in(alice, bob, carol, dave):
+    tournament = arena()
+    for player in (alice, bob, carol, dave):
+        tournament_join(player=player, tournament_id=tournament.pk)
+    committed(tournament_start, tournament_id=tournament.pk)
+    first, second = live_tables(tournament)
+    finish_by_forfeit(first, max(players_at(first)))
+    # The other table is still being played: the two who just met wait for it.
+    assert live_tables(tournament) == [second]
+    finish_by_forfeit(second, max(players_at(second)))
+    tables = live_tables(tournament)
+    assert len(tables) == 2
+    for table in tables:
+        assert players_at(table) not in (players_at(first), players_at(second))
+
+
+def test_a_match_over_but_not_yet_counted_keeps_its_players_busy(alice, bob, carol, dave):
+    """Between a match's end and its count (a task), its seats are free but the meeting is not
+    yet a result: a pass then must not seat the same two together again."""
+    tournament = arena()
+    for player in (alice, bob, carol, dave):
+        tournament_join(player=player, tournament_id=tournament.pk)
+    committed(tournament_start, tournament_id=tournament.pk)
+    first, second = live_tables(tournament)
+    for table in (first, second):  # both over, neither counted (the count task not run yet)
+        Seat.objects.filter(table=table).update(active=False)
+        Match.objects.filter(table=table).update(status=Match.Status.FINISHED)
+    assert arena_pass(tournament_id=tournament.pk) == []
+    for link in TournamentTable.objects.filter(tournament=tournament):
+        table_count(link_id=link.pk)  # each count asks for a pass (run at once here)
+    assert len(live_tables(tournament)) == 2
 
 
 def test_an_event_short_of_players_is_cancelled_with_every_fee_back(alice):

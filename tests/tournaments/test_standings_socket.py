@@ -79,6 +79,10 @@ async def test_a_watcher_hears_the_standings_when_a_table_is_counted(alice, bob,
     assert frame["type"] == "standings" and frame["version"] != first["version"]
     assert [row["score"] for row in frame["rows"]] == [2, 0]
     assert frame["rows"][0]["results"] == [[2, False]]
+    # The two, alone in the event, are paired again: the page hears of the new table too.
+    again = await _next(watcher)
+    assert again["type"] == "standings" and again["version"] != frame["version"]
+    assert [row["score"] for row in again["rows"]] == [2, 0]
     await watcher.send_json_to({"type": "act"})
     assert (await _next(watcher))["type"] == "error"
     await watcher.send_json_to({"type": "ping"})

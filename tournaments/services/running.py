@@ -17,6 +17,7 @@ from functools import cache as cache_function
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -25,7 +26,6 @@ from accounts.services import pool_balance, wallet_pool_pay, wallet_pool_refund
 from core import realtime
 from core.errors import ServiceError
 from games.models import Match, Seat
-from games.services.jobs import enqueue_on_commit
 from games.services.paired_tables import table_for_players
 from ladder import rating
 from ladder.selectors import pool_ratings
@@ -39,13 +39,16 @@ PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start re
 SEAT_CHUNK = 8  # tables made in one transaction (docs/performance.md § Arena)
 
 
-def _busy_players(player_ids: set[int]) -> set[int]:
-    """Players who cannot sit now: at one of the tournament's tables still being played, or
-    seated anywhere else on the site (a seat is active until its match ends)."""
+def _busy_players(tournament: Tournament, player_ids: set[int]) -> set[int]:
+    """Players who cannot sit now: seated anywhere on the site (a seat is active until its
+    match ends), or at one of the tournament's tables not counted yet. The second matters
+    between a match's end and its count: the pair is free by their seats, but their meeting
+    is not yet a result, so a pass then would seat them together again."""
+    uncounted = TournamentTable.objects.filter(tournament=tournament, counted=False)
     return set(
-        Seat.objects.filter(player_id__in=player_ids, active=True).values_list(
-            "player_id", flat=True
-        )
+        Seat.objects.filter(player_id__in=player_ids)
+        .filter(Q(active=True) | Q(table_id__in=uncounted.values("table_id")))
+        .values_list("player_id", flat=True)
     )
 
 
@@ -64,15 +67,20 @@ def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: i
     ]
     if transaction.get_connection().in_atomic_block or not _parallel():
         # A Swiss round's tables are made in its own transaction, one after another.
-        return [table for chunk in chunks for table in _seat_chunk(tournament, chunk, round_number)]
-    # An arena's pass: a few tables to a transaction, a few transactions at once. Their
-    # players hear of their matches after one commit and one trip to the channel layer, not
-    # after the whole pass; and a table's dozen statements wait on the database (most of all
-    # on a busy machine), so the chunks' waits overlap rather than add up.
-    jobs = [
-        _seaters().submit(_seat_chunk_apart, tournament, chunk, round_number) for chunk in chunks
-    ]
-    return [table for job in jobs for table in job.result()]
+        made = [table for chunk in chunks for table in _seat_chunk(tournament, chunk, round_number)]
+    else:
+        # An arena's pass: a few tables to a transaction, a few transactions at once. Their
+        # players hear of their matches after one commit and one trip to the channel layer,
+        # not after the whole pass; and a table's dozen statements wait on the database (most
+        # of all on a busy machine), so the chunks' waits overlap rather than add up.
+        jobs = [
+            _seaters().submit(_seat_chunk_apart, tournament, chunk, round_number)
+            for chunk in chunks
+        ]
+        made = [table for job in jobs for table in job.result()]
+    if made:
+        publish_standings(tournament.pk)  # the event's page lists the tables being played
+    return made
 
 
 def _parallel() -> bool:
@@ -224,9 +232,13 @@ def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
             entrant.player_id: entrant
             for entrant in tournament.entrants.filter(withdrawn=False, paused=False)
         }
-        free = set(waiting) - _busy_players(set(waiting))
+        free = set(waiting) - _busy_players(tournament, set(waiting))
         ratings = pool_ratings(tournament.game, free)
-        last = selectors.last_opponents(tournament, free)
+        # Never the same opponent twice in a row, unless nobody else is in the event at all:
+        # then the rule would only leave the players waiting out the arena.
+        seats = selectors.seats_of(tournament)
+        alone = tournament.entrants.filter(withdrawn=False).count() <= seats
+        last = {} if alone else selectors.last_opponents(tournament, free)
         groups = pairing.pair_arena(
             (
                 pairing.ArenaPlayer(
@@ -238,7 +250,7 @@ def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
                 )
                 for pid in free
             ),
-            seats=selectors.seats_of(tournament),
+            seats=seats,
         )
     # Seated after the lock is let go: a pass that pairs hundreds of players holds it only to
     # choose them. A pass running meanwhile may choose one of them again; the one-active-seat
@@ -255,7 +267,7 @@ def _swiss_round(tournament: Tournament, now: datetime) -> None:
     tournament.round_number += 1
     tournament.save(update_fields=["round_number"])
     entrants = {entrant.player_id: entrant for entrant in selectors.active_entrants(tournament)}
-    present = set(entrants) - _busy_players(set(entrants))
+    present = set(entrants) - _busy_players(tournament, set(entrants))
     ratings = pool_ratings(tournament.game, present)
     met = selectors.everyone_met(tournament)
     seats = selectors.seats_of(tournament)
@@ -305,9 +317,11 @@ def _places(match: Match, seats: list[Seat]) -> dict[int, int] | None:
     return {seat.player_id: places[seat.position] for seat in seats}
 
 
-def table_count(*, link_id: int, now: datetime | None = None) -> bool:
+def table_count(*, link_id: int, now: datetime | None = None, pair: bool = True) -> bool:
     """Count a tournament table whose match is over: a result row per player, the entrants'
-    scores and streaks. Once: True only the first time."""
+    scores and streaks. Once: True only the first time. Then, in an arena, a pass for the
+    players it freed (``pair``), in the same task: a hop through the queue less between a
+    match's end and the next (the tick, which runs every arena's pass itself, says False)."""
     now = now or timezone.now()
     with transaction.atomic():
         link = (
@@ -331,8 +345,8 @@ def table_count(*, link_id: int, now: datetime | None = None) -> bool:
         link.save(update_fields=["counted"])
         publish_standings(tournament.pk)
         tournament.entrants.filter(player_id__in=players).update(free_since=now)
-        if tournament.format == Tournament.Format.ARENA:
-            enqueue_on_commit("tournaments.tasks.arena_pass", tournament.pk)
+    if pair and tournament.format == Tournament.Format.ARENA:
+        arena_pass(tournament_id=tournament.pk)
     return True
 
 
