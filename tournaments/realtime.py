@@ -97,6 +97,19 @@ def publish_standings(tournament_id: int) -> None:
     transaction.on_commit(lambda: standings_say(tournament_id))
 
 
+def publish_standings_later(tournament_id: int) -> None:
+    """After the commit, ask for the standings to be said by a task (within a pause), not by
+    this thread: an arena's pass, which pairs one batch after another, must not stop to build
+    the frame."""
+    transaction.on_commit(lambda: _hold(tournament_id))
+
+
+def _hold(tournament_id: int) -> None:
+    pause = settings.TOURNAMENT_STANDINGS_SECONDS
+    if cache.add(_held_key(tournament_id), True, timeout=pause + 60):
+        enqueue_on_commit("tournaments.tasks.standings_held", tournament_id, countdown=pause)
+
+
 def _held_key(tournament_id: int) -> str:
     return f"tournaments.standings-held:{tournament_id}"
 
@@ -109,8 +122,7 @@ def standings_say(tournament_id: int, *, force: bool = False) -> bool:
     tick to say it)."""
     pause = settings.TOURNAMENT_STANDINGS_SECONDS
     if not force and not cache.add(_pause_key(tournament_id), True, timeout=pause):
-        if cache.add(_held_key(tournament_id), True, timeout=pause + 60):
-            enqueue_on_commit("tournaments.tasks.standings_held", tournament_id, countdown=pause)
+        _hold(tournament_id)
         return False
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:

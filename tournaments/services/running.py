@@ -32,7 +32,7 @@ from ladder.selectors import pool_ratings
 
 from .. import pairing, scoring, selectors
 from ..models import Tournament, TournamentResult, TournamentTable
-from ..realtime import publish_standings
+from ..realtime import publish_standings, publish_standings_later
 from .entries import locked_tournament, pool_key
 
 PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start regardless
@@ -79,7 +79,7 @@ def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: i
         ]
         made = [table for job in jobs for table in job.result()]
     if made:
-        publish_standings(tournament.pk)  # the event's page lists the tables being played
+        publish_standings_later(tournament.pk)  # the event's page lists the tables being played
     return made
 
 
@@ -343,7 +343,7 @@ def table_count(*, link_id: int, now: datetime | None = None, pair: bool = True)
             _record(tournament, link, places, now)
         link.counted = True
         link.save(update_fields=["counted"])
-        publish_standings(tournament.pk)
+        publish_standings_later(tournament.pk)  # this task goes on to pair the freed players
         tournament.entrants.filter(player_id__in=players).update(free_since=now)
     if pair and tournament.format == Tournament.Format.ARENA:
         arena_pass(tournament_id=tournament.pk)
