@@ -200,7 +200,7 @@ def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
     One pass at a time per arena: a pass asked for while one runs leaves a note, and the
     running pass goes round once more for it, so players freed meanwhile are paired at once
     rather than at the next tick, and two passes never choose the same players (the row lock
-    below, with ``SKIP LOCKED``, still guards it should the cache be lost)."""
+    below still orders them should the cache be lost)."""
     running, again = f"tournaments.pass:{tournament_id}", f"tournaments.pass-again:{tournament_id}"
     if not cache.add(running, True, timeout=PASS_LOCK_SECONDS):
         cache.set(again, True, timeout=PASS_LOCK_SECONDS)
@@ -219,8 +219,12 @@ def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
 
 def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
     with transaction.atomic():
+        # FOR NO KEY UPDATE, waited for: the rows that name the tournament (a count's results,
+        # a chunk's table links) take a key-share lock on it, which this does not wait for;
+        # another pass, a join or a leave holds it only for moments. (SKIP LOCKED here found it
+        # "locked" by every count and seating under way, and dropped the pass.)
         tournament = (
-            Tournament.objects.select_for_update(skip_locked=True)
+            Tournament.objects.select_for_update(no_key=True)
             .filter(pk=tournament_id, status=Tournament.Status.RUNNING)
             .first()
         )
