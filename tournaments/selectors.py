@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
+from games.models import Seat
 from games.rules import game_spec
 
 from . import scoring
@@ -73,15 +74,22 @@ def score_of(standing: scoring.ArenaStanding | scoring.SwissStanding) -> int:
 
 
 def last_opponents(tournament: Tournament, player_ids: set[int]) -> dict[int, frozenset[int]]:
-    """Whom each player met in their latest counted match (an arena never pairs them again at
-    once)."""
-    latest: dict[int, frozenset[int]] = {}
-    rows = tournament.results.filter(
-        player_id__in=player_ids, tournament_table__isnull=False
-    ).order_by("pk")
-    for player_id, opponents in rows.values_list("player_id", "opponents"):
-        latest[player_id] = frozenset(opponents)
-    return latest
+    """Whom each player sat with at their latest table of the event (an arena never pairs them
+    again at once). Read from the seats, not the results: a match that has ended but is not yet
+    counted already names the opponent, so its players can be paired at once, just not together.
+    """
+    seats = Seat.objects.filter(
+        player_id__in=player_ids, table__tournament_link__tournament=tournament
+    )
+    latest: dict[int, int] = {}
+    for player_id, table_id in seats.values_list("player_id", "table_id"):
+        latest[player_id] = max(table_id, latest.get(player_id, 0))  # tables are made in order
+    at: dict[int, set[int]] = defaultdict(set)
+    for table_id, player_id in Seat.objects.filter(table_id__in=set(latest.values())).values_list(
+        "table_id", "player_id"
+    ):
+        at[table_id].add(player_id)
+    return {player: frozenset(at[table] - {player}) for player, table in latest.items()}
 
 
 def everyone_met(tournament: Tournament) -> dict[int, frozenset[int]]:

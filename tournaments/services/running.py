@@ -17,7 +17,6 @@ from functools import cache as cache_function
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -39,16 +38,14 @@ PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start re
 SEAT_CHUNK = 8  # tables made in one transaction (docs/performance.md § Arena)
 
 
-def _busy_players(tournament: Tournament, player_ids: set[int]) -> set[int]:
+def _busy_players(player_ids: set[int]) -> set[int]:
     """Players who cannot sit now: seated anywhere on the site (a seat is active until its
-    match ends), or at one of the tournament's tables not counted yet. The second matters
-    between a match's end and its count: the pair is free by their seats, but their meeting
-    is not yet a result, so a pass then would seat them together again."""
-    uncounted = TournamentTable.objects.filter(tournament=tournament, counted=False)
+    match ends). A player whose tournament match has ended is free before it is counted: the
+    pass reads whom they just met from the table (``selectors.last_opponents``)."""
     return set(
-        Seat.objects.filter(player_id__in=player_ids)
-        .filter(Q(active=True) | Q(table_id__in=uncounted.values("table_id")))
-        .values_list("player_id", flat=True)
+        Seat.objects.filter(player_id__in=player_ids, active=True).values_list(
+            "player_id", flat=True
+        )
     )
 
 
@@ -236,7 +233,7 @@ def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
             entrant.player_id: entrant
             for entrant in tournament.entrants.filter(withdrawn=False, paused=False)
         }
-        free = set(waiting) - _busy_players(tournament, set(waiting))
+        free = set(waiting) - _busy_players(set(waiting))
         ratings = pool_ratings(tournament.game, free)
         # Never the same opponent twice in a row, unless nobody else is in the event at all:
         # then the rule would only leave the players waiting out the arena.
@@ -271,7 +268,7 @@ def _swiss_round(tournament: Tournament, now: datetime) -> None:
     tournament.round_number += 1
     tournament.save(update_fields=["round_number"])
     entrants = {entrant.player_id: entrant for entrant in selectors.active_entrants(tournament)}
-    present = set(entrants) - _busy_players(tournament, set(entrants))
+    present = set(entrants) - _busy_players(set(entrants))
     ratings = pool_ratings(tournament.game, present)
     met = selectors.everyone_met(tournament)
     seats = selectors.seats_of(tournament)
