@@ -207,6 +207,7 @@ TASKS = {
     ),
     "tournaments_tick": (tournament_tasks.tick, tournament_tasks, "tournaments_tick", ()),
     "count_table": (tournament_tasks.count_table, tournament_tasks, "table_count", (1,)),
+    "arena_pass": (tournament_tasks.arena_pass, tournament_tasks, "arena_pass_service", (1,)),
     "standings_held": (
         tournament_tasks.standings_held,
         tournament_tasks,

@@ -16,13 +16,19 @@ from .models import Entrant, Tournament, TournamentTable
 
 
 def match_ended(match: Match, seats: list[Seat]) -> None:
-    """``GAMES_MATCH_ENDED``: a tournament's table is counted by a task after the commit (the
-    beat's tick counts it if that task is lost)."""
-    link_id = (
-        TournamentTable.objects.filter(table_id=match.table_id).values_list("pk", flat=True).first()
+    """``GAMES_MATCH_ENDED``: a tournament's table is counted by a task after the commit, and in
+    an arena a pass pairs its players again at once, beside the count, not after it (the beat's
+    tick does both if a task is lost)."""
+    link = (
+        TournamentTable.objects.filter(table_id=match.table_id)
+        .values_list("pk", "tournament_id", "tournament__format")
+        .first()
     )
-    if link_id is not None:
+    if link is not None:
+        link_id, tournament_id, format_ = link
         enqueue_on_commit("tournaments.tasks.count_table", link_id)
+        if format_ == Tournament.Format.ARENA:
+            enqueue_on_commit("tournaments.tasks.arena_pass", tournament_id)
 
 
 def seat_forfeited(

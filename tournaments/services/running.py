@@ -318,11 +318,10 @@ def _places(match: Match, seats: list[Seat]) -> dict[int, int] | None:
     return {seat.player_id: places[seat.position] for seat in seats}
 
 
-def table_count(*, link_id: int, now: datetime | None = None, pair: bool = True) -> bool:
+def table_count(*, link_id: int, now: datetime | None = None) -> bool:
     """Count a tournament table whose match is over: a result row per player, the entrants'
-    scores and streaks. Once: True only the first time. Then, in an arena, a pass for the
-    players it freed (``pair``), in the same task: a hop through the queue less between a
-    match's end and the next (the tick, which runs every arena's pass itself, says False)."""
+    scores and streaks. Once: True only the first time. (An arena's players are paired again
+    by a pass enqueued at the match's end, not after this.)"""
     now = now or timezone.now()
     with transaction.atomic():
         link = (
@@ -344,10 +343,8 @@ def table_count(*, link_id: int, now: datetime | None = None, pair: bool = True)
             _record(tournament, link, places, now)
         link.counted = True
         link.save(update_fields=["counted"])
-        publish_standings_later(tournament.pk)  # this task goes on to pair the freed players
+        publish_standings_later(tournament.pk)  # by a task: counts come in bursts
         tournament.entrants.filter(player_id__in=players).update(free_since=now)
-    if pair and tournament.format == Tournament.Format.ARENA:
-        arena_pass(tournament_id=tournament.pk)
     return True
 
 

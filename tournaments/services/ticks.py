@@ -66,7 +66,7 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
         table__ended_at__lt=now - timedelta(seconds=settings.TOURNAMENT_COUNT_GRACE_SECONDS),
     ).exclude(table__match__status=Match.Status.PLAYING)
     for link_id in list(over.values_list("pk", flat=True)):
-        counts["counted"] += table_count(link_id=link_id, now=now, pair=False)
+        counts["counted"] += table_count(link_id=link_id, now=now)
     running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
     for tournament_id, format_ in list(running.values_list("pk", "format")):
         if format_ == Tournament.Format.ARENA:
