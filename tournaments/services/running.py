@@ -35,7 +35,7 @@ from ..realtime import publish_standings, publish_standings_later
 from .entries import locked_tournament, pool_key
 
 PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start regardless
-SEAT_CHUNK = 8  # tables made in one transaction (docs/performance.md § Arena)
+SEAT_CHUNK = 8  # the most tables made in one transaction (docs/performance.md § Arena)
 
 
 def _busy_players(player_ids: set[int]) -> set[int]:
@@ -58,9 +58,12 @@ def _seat(tournament: Tournament, groups: list[tuple[int, ...]], round_number: i
             player_id__in=[pid for group in groups for pid in group]
         ).select_related("player")
     }
+    # As many chunks as threads for a small pass (a few tables each, so that they all start
+    # at once), chunks of at most SEAT_CHUNK for a large one.
+    size = max(1, min(SEAT_CHUNK, -(-len(groups) // settings.TOURNAMENT_SEAT_THREADS)))
     chunks = [
-        [[players[pid] for pid in group] for group in groups[start : start + SEAT_CHUNK]]
-        for start in range(0, len(groups), SEAT_CHUNK)
+        [[players[pid] for pid in group] for group in groups[start : start + size]]
+        for start in range(0, len(groups), size)
     ]
     if transaction.get_connection().in_atomic_block or not _parallel():
         # A Swiss round's tables are made in its own transaction, one after another.
