@@ -148,9 +148,6 @@ class OrganiseForm(forms.Form):
                 gettext("Write whole numbers with commas between them, such as 50, 30, 20.")
             ) from None
 
-    def is_friends_only(self) -> bool:
-        return self.cleaned_data["access"] == Tournament.Access.FRIENDS
-
     def terms(self) -> dict[str, Any]:
         """What ``tournament_create`` takes, but the creator and the clock."""
         data = self.cleaned_data

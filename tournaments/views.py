@@ -5,7 +5,6 @@ page shows comes from ``page_selectors``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,8 +25,8 @@ from .access import may_see
 from .forms import JoinForm, chosen_game, organise_form_for
 from .models import Tournament
 from .services import entries
-from .services.creation import tournament_create
-from .services.running import tournament_call_off
+from .services.creation import tournament_organise
+from .services.running import may_call_off, tournament_call_off
 
 
 @require_GET
@@ -62,14 +61,12 @@ def tournament_new(request: HttpRequest, game: str) -> HttpResponse:
         return render(request, "tournaments/new.html", context)
     form = organise_form_for(game)(request.POST or None, staff=staff)
     if request.method == "POST" and form.is_valid():
-        now = timezone.now()
         try:
-            tournament = tournament_create(
+            tournament = tournament_organise(
                 **form.terms(),
-                starts_at=now + timedelta(minutes=form.cleaned_data["starts_in"]),
-                # A site event has no creator; a friends-only one is its organiser's friends'.
-                creator=player if not staff or form.is_friends_only() else None,
-                now=now,
+                organiser=player,
+                staff=staff,
+                starts_in_minutes=form.cleaned_data["starts_in"],
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -106,13 +103,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _may_call_off(request: HttpRequest, tournament: Tournament) -> bool:
-    """Whether the page offers "Call off": the service decides again when it is pressed."""
-    if tournament.status == Tournament.Status.SCHEDULED:
-        player = request_player(request)
-        if player is not None and tournament.creator_id == player.pk:
-            return True
-    live = (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
-    return tournament.status in live and request.user.has_perm("tournaments.change_tournament")
+    staff = request.user.has_perm("tournaments.change_tournament")
+    return may_call_off(tournament, request_player(request), staff)
 
 
 @require_POST

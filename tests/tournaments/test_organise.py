@@ -13,9 +13,11 @@ from django.utils import timezone
 
 from accounts.models import CoinAccount
 from accounts.selectors import coin_audit
+from core.errors import ServiceError
 from tests.support.pages import shown
 from tests.support.players import client_for, make_player
 from tournaments.models import Entrant, Tournament
+from tournaments.services.creation import tournament_create
 from tournaments.services.entries import tournament_join
 from tournaments.services.running import tournament_start
 
@@ -223,3 +225,20 @@ def test_once_started_only_staff_may_call_it_off(alice, bob):
     staff.post(f"/tournaments/{tournament.pk}/cancel/")
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
+
+
+def test_a_friends_only_event_needs_an_organiser(alice):
+    staff = staff_member("director")
+    client_for(staff).post(NEW, filled(name="Staff friends", access="friends"))
+    # Staff's own friends-only event is theirs: its friends are the organiser's.
+    assert Tournament.objects.get().creator_id == staff.pk
+    # Made without an organiser (as the admin's form would), it is refused in words.
+    with pytest.raises(ServiceError, match="needs one"):
+        tournament_create(
+            name="Nobody's friends",
+            game=GAME,
+            starts_at=timezone.now() + timedelta(hours=1),
+            duration_minutes=30,
+            access=Tournament.Access.FRIENDS,
+        )
+    assert Tournament.objects.count() == 1

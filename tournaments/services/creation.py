@@ -7,7 +7,7 @@ template), and a refusal is a ``ServiceError`` a person can read.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
@@ -167,6 +167,27 @@ def tournament_create(
         password_hash=password_hash,
         creator=creator,
         max_players=max_players,
+    )
+
+
+def tournament_organise(
+    *,
+    organiser: Player | None,
+    staff: bool,
+    starts_in_minutes: int,
+    now: datetime | None = None,
+    **terms: Any,
+) -> Tournament:
+    """An event made on the site's page: staff make the site's events (no creator, the site's
+    limits), except a friends-only one, which is its organiser's friends'; a player makes their
+    own, within a player's limits."""
+    now = now or timezone.now()
+    friends_only = terms.get("access") == Tournament.Access.FRIENDS
+    return tournament_create(
+        **terms,
+        starts_at=now + timedelta(minutes=starts_in_minutes),
+        creator=organiser if not staff or friends_only else None,
+        now=now,
     )
 
 

@@ -86,21 +86,37 @@ def tournament_cancel(*, tournament_id: int, now: datetime | None = None) -> boo
     return True
 
 
+def _call_off_refusal(
+    tournament: Tournament, player: Player | None, staff: bool
+) -> ServiceError | None:
+    """Who may call an event off: staff any event before its end; a player only their own
+    event and only before it starts (once it runs, the entrants play for its prizes)."""
+    if staff:
+        return None
+    if player is None or tournament.creator_id != player.pk:
+        return ServiceError(
+            gettext("Only the organiser can call off this tournament."), code="not_yours"
+        )
+    if tournament.status != Tournament.Status.SCHEDULED:
+        return ServiceError(
+            gettext("A tournament that has started plays on to its end."), code="started"
+        )
+    return None
+
+
+def may_call_off(tournament: Tournament, player: Player | None, staff: bool) -> bool:
+    """Whether the event's page offers "Call off" (the same rule as the call itself)."""
+    live = tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
+    return live and _call_off_refusal(tournament, player, staff) is None
+
+
 def tournament_call_off(*, tournament_id: int, player: Player | None, staff: bool) -> bool:
-    """Cancel from the event's page: staff may call off any event before its end, a player
-    only their own event and only before it starts (once it runs, the entrants play for its
-    prizes). The check and the cancel hold the row's lock, so a start in between is seen."""
+    """Cancel from the event's page, for one who may. The check and the cancel hold the row's
+    lock, so a start in between is seen."""
     with transaction.atomic():
-        tournament = locked_tournament(tournament_id)
-        if not staff:
-            if player is None or tournament.creator_id != player.pk:
-                raise ServiceError(
-                    gettext("Only the organiser can call off this tournament."), code="not_yours"
-                )
-            if tournament.status != Tournament.Status.SCHEDULED:
-                raise ServiceError(
-                    gettext("A tournament that has started plays on to its end."), code="started"
-                )
+        refusal = _call_off_refusal(locked_tournament(tournament_id), player, staff)
+        if refusal is not None:
+            raise refusal
         return tournament_cancel(tournament_id=tournament_id)
 
 
