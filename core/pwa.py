@@ -45,10 +45,17 @@ def _source(name: str) -> str:
     return path
 
 
+def offline_urls() -> dict[str, str]:
+    """The offline page in each of the site's languages, by language code. The worker stores
+    them all when it installs, so the page it shows never waits for a fetch made after the
+    reader switched languages (a switch just before the network went was once lost)."""
+    return {code: f"{reverse('offline')}?language={code}" for code, _name in settings.LANGUAGES}
+
+
 def shell_urls() -> list[str]:
-    """What the worker stores when it installs: the offline page and, under the names the pages
-    ask for (hashed in production), the files it is drawn with."""
-    return [reverse("offline"), *(static(name) for name in SHELL)]
+    """What the worker stores when it installs: the offline pages and, under the names the pages
+    ask for (hashed in production), the files they are drawn with."""
+    return [*offline_urls().values(), *(static(name) for name in SHELL)]
 
 
 def shell_version() -> str:
@@ -109,7 +116,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "pwa/sw.js",
         {
             "version": shell_version(),
-            "offline": json.dumps(reverse("offline")),
+            "offline": json.dumps(offline_urls()),
+            "default_language": json.dumps(settings.LANGUAGE_CODE),
             "shell": json.dumps(shell_urls()),
             "hashed_names": json.dumps(isinstance(staticfiles_storage, ManifestFilesMixin)),
         },
@@ -121,7 +129,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(offline_html())
+    """In the language ``?language=`` names (what the worker stores), else the reader's."""
+    language = request.GET.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponse(offline_html())
+    with translation.override(language):
+        response = HttpResponse(offline_html())
+    response["Content-Language"] = language
+    return response
 
 
 @require_safe

@@ -10,5 +10,10 @@ if (tag && "serviceWorker" in navigator) {
       // A browser that refuses workers (private windows, some settings) still has the site.
       console.warn("The offline page is not available:", error);
     });
+    // The worker shows the offline page in the language this page speaks (once it is active:
+    // on the first visit, after it installs).
+    navigator.serviceWorker.ready.then((registration) => {
+      registration.active?.postMessage({ language: document.documentElement.lang });
+    });
   });
 }

@@ -1,11 +1,16 @@
 {% autoescape off %}// The service worker (core/pwa.py serves it at /sw.js, so its scope is the whole site).
 //
-// It stores one thing: the shell, the offline page and the files it is drawn with, in a cache
-// named after their digest. Pages carry a player's session, hand and coins: they always come
-// from the network and are never stored; when the network is gone, a page is answered with
-// the offline page. POSTs, the sockets (/ws/, which no worker sees) and everything else pass.
+// It stores one thing: the shell, the offline page in every language and the files it is drawn
+// with, in a cache named after their digest. Pages carry a player's session, hand and coins:
+// they always come from the network and are never stored; when the network is gone, a page is
+// answered with the offline page in the language the reader's pages last spoke. POSTs, the
+// sockets (/ws/, which no worker sees) and everything else pass.
 const CACHE = "shell-{{ version }}";
+// The offline page's address in each language, by language code.
 const OFFLINE = {{ offline }};
+const DEFAULT_LANGUAGE = {{ default_language }};
+// Where the cache keeps the language the reader's pages last spoke (a marker, not a page).
+const SPOKEN = "/offline/spoken";
 const SHELL = {{ shell }};
 // In production the static files' names carry a hash of their content, so a stored one is never
 // stale; in development a file changes under the same name, so the network answers first there.
@@ -23,13 +28,25 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
+      // The language the reader's pages spoke survives a new shell.
+      const current = await caches.open(CACHE);
       for (const name of await caches.keys()) {
-        if (name !== CACHE) await caches.delete(name);
+        if (name === CACHE) continue;
+        const marker = await caches.match(SPOKEN, { cacheName: name });
+        if (marker && !(await current.match(SPOKEN))) await current.put(SPOKEN, marker);
+        await caches.delete(name);
       }
       // The page's request starts while the worker wakes, so a page costs no extra wait.
       if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
     })(),
   );
+});
+
+// Every page of the site says its language (static/js/pwa.js), the first one too, which the
+// worker did not see arrive.
+self.addEventListener("message", (event) => {
+  const language = event.data && event.data.language;
+  if (typeof language === "string") event.waitUntil(speak(language));
 });
 
 self.addEventListener("fetch", (event) => {
@@ -38,7 +55,7 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     const page = Promise.resolve(event.preloadResponse).then((early) => early || fetch(request));
     event.respondWith(page.catch(offlinePage));
-    event.waitUntil(page.then(speakLike, () => undefined));
+    event.waitUntil(page.then((sent) => speak(sent.headers.get("Content-Language")), () => {}));
   } else if (IN_SHELL.has(request.url)) {
     event.respondWith(fromShell(request));
   }
@@ -50,8 +67,28 @@ function stored(request) {
   return caches.match(request, { cacheName: CACHE });
 }
 
+// The language the reader's pages last spoke, remembered in the cache across the worker's
+// restarts (the site's default before any page spoke).
+let spoken = null;
+
+async function spokenLanguage() {
+  if (spoken === null) {
+    const marker = await stored(SPOKEN);
+    const language = marker ? await marker.text() : DEFAULT_LANGUAGE;
+    spoken = spoken || (Object.hasOwn(OFFLINE, language) ? language : DEFAULT_LANGUAGE);
+  }
+  return spoken;
+}
+
+async function speak(language) {
+  if (!language || !Object.hasOwn(OFFLINE, language)) return;
+  if (language === (await spokenLanguage()) || !(await caches.has(CACHE))) return;
+  spoken = language;
+  await (await caches.open(CACHE)).put(SPOKEN, new Response(language));
+}
+
 async function offlinePage() {
-  return (await stored(OFFLINE)) || Response.error();
+  return (await stored(OFFLINE[await spokenLanguage()])) || Response.error();
 }
 
 async function fromShell(request) {
@@ -60,20 +97,6 @@ async function fromShell(request) {
     return await fetch(request);
   } catch (error) {
     return (await stored(request)) || Promise.reject(error);
-  }
-}
-
-// The offline page speaks the language of the last page the site sent (its Content-Language):
-// after the reader switches languages it is fetched again.
-async function speakLike(page) {
-  const language = page.headers.get("Content-Language");
-  if (!language || !(await caches.has(CACHE))) return;
-  const offline = await stored(OFFLINE);
-  if (offline && offline.headers.get("Content-Language") === language) return;
-  try {
-    await (await caches.open(CACHE)).add(OFFLINE);
-  } catch {
-    // The network went again: the stored page stays until the next page.
   }
 }
 {% endautoescape %}

@@ -128,11 +128,12 @@ def test_the_worker_is_served_from_the_root_and_stores_only_the_static_shell():
     assert response["Cache-Control"] == "no-cache"
     source = response.content.decode()
     shell = shell_of(source)
-    assert "/offline/" in shell
+    offline_pages = [f"/offline/?language={code}" for code, _name in settings.LANGUAGES]
+    assert set(offline_pages) <= set(shell)
     # Here (as in development) a file changes under the same name: the network answers first.
     assert hashed_names(source) is False
     for url in shell:
-        assert url == "/offline/" or url.startswith(settings.STATIC_URL), url
+        assert url in offline_pages or url.startswith(settings.STATIC_URL), url
         assert not url.startswith(PRIVATE), url
         assert Client().get(url).status_code == 200, url
     # What the offline page is drawn with is in the shell: it must load with no network.
@@ -170,7 +171,7 @@ def test_in_production_the_shell_is_the_hashed_files_the_offline_page_asks_for(t
     linked = re.findall(r'<link rel="[^"]+" href="([^"]+)"', offline)
     assert linked and set(linked) <= set(shell)
     for url in [*shell, *(icon["src"] for icon in manifest["icons"])]:
-        if url == "/offline/":
+        if url.startswith("/offline/"):
             continue
         assert re.search(r"\.[0-9a-f]{12}\.\w+$", url), f"{url} is not a hashed name"
         assert (tmp_path / url.removeprefix(settings.STATIC_URL)).is_file(), url
@@ -194,3 +195,18 @@ def test_the_offline_page_reads_nothing_holds_nothing_private_and_speaks_the_rea
     assert '<a class="button" href="" id="try-again">' in html
     assert "Wanderer" not in html and "csrf" not in html.lower()
     assert not response.cookies
+
+
+@pytest.mark.parametrize("code", ["en", "ka", "ru"])
+def test_the_offline_page_the_worker_stores_speaks_the_language_its_address_names(code):
+    """The worker stores one per language; the reader's own language does not change it."""
+    response = Client().get(f"/offline/?language={code}", HTTP_ACCEPT_LANGUAGE="ka")
+    assert response.status_code == 200
+    assert response["Content-Language"] == code
+    assert f'<html lang="{code}">' in response.content.decode()
+
+
+def test_an_offline_address_naming_no_language_of_the_site_speaks_the_readers():
+    response = Client().get("/offline/?language=xx", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200
+    assert response["Content-Language"] == "ru"

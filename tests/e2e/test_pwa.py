@@ -37,15 +37,17 @@ CACHED_JS = """async () => {
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
       const response = await cache.match(request);
-      found.push([name, new URL(request.url).pathname, response.headers.get("Content-Type"),
+      const url = new URL(request.url);
+      found.push([name, url.pathname + url.search, response.headers.get("Content-Type"),
                   response.headers.get("Content-Language")]);
     }
   }
   return found;
 }"""
-OFFLINE_SPEAKS_JS = """async ([url, language]) => {
-  const stored = await caches.match(url);
-  return Boolean(stored) && stored.headers.get("Content-Language") === language;
+# The worker has heard the language the reader's pages speak (sw.js's marker).
+SPOKEN_JS = """async (language) => {
+  const marker = await caches.match("/offline/spoken");
+  return Boolean(marker) && (await marker.text()) === language;
 }"""
 # How far from the centre, as a share of the width, the icon draws anything but its background
 # (the colour of its corner); a maskable icon keeps to the circle of 40 % (the safe zone).
@@ -152,9 +154,10 @@ def test_the_site_installs_and_answers_offline_without_storing_a_page(visitor, e
     balance = page.locator("#wallet-balance").inner_text()
     table = visitor.open_table("japanese_joker")
     shell = visitor.cached()
-    assert [path for _, path, kind, _ in shell if "text/html" in (kind or "")] == ["/offline/"]
+    pages = {path: language for _, path, kind, language in shell if "text/html" in (kind or "")}
+    assert pages == {f"/offline/?language={code}": code for code in ("en", "ka", "ru")}
     assert {path for _, path, _, _ in shell} == {
-        "/offline/",
+        *pages,
         "/static/css/site.css",
         "/static/icons/icon.svg",
     }
@@ -208,11 +211,12 @@ def test_the_offline_page_speaks_the_language_the_reader_chose(visitor):
     page.select_option("#language-select", "ka")
     page.locator(".language-switcher button").click()
     page.wait_for_function("() => document.documentElement.lang === 'ka'")
-    page.wait_for_function(OFFLINE_SPEAKS_JS, arg=["/offline/", "ka"])
+    page.wait_for_function(SPOKEN_JS, arg="ka")
     visitor.context.set_offline(True)
     response = page.goto("/ladder/")
     assert response is not None and response.from_service_worker
     assert page.locator("html").get_attribute("lang") == "ka"
     assert page.url.endswith("/ladder/")
+    assert page.locator("h1").inner_text() == "კავშირი არ არის"
     visitor.back_online()
     visitor.check("in Georgian")
