@@ -95,6 +95,7 @@ class ArenaPlayer:
         self.tables: list[asyncio.Task[None]] = []
         self.ended_at: float | None = None  # wall clock: compared with the event's end
         self.ended_mono: float | None = None
+        self.latest_table: int | None = None  # the last table a match_started named
         self.acts = 0
 
     async def open(self) -> None:
@@ -117,6 +118,7 @@ class ArenaPlayer:
                             (self.ended_at or 0.0, time.monotonic() - self.ended_mono)
                         )
                         self.ended_mono = None
+                    self.latest_table = frame["table"]
                     self.tables.append(asyncio.ensure_future(self._table(frame["table"])))
 
     async def _table(self, table: int) -> None:
@@ -139,7 +141,14 @@ class ArenaPlayer:
                     continue
                 if frame["status"] != "playing":
                     self.phase.matches += 1
-                    self.ended_at, self.ended_mono = time.time(), time.monotonic()
+                    if self.latest_table != table:
+                        # The next match was announced on the tournament socket before this
+                        # socket said the match was over: paired at once (counted as 0), not
+                        # waiting for the match after next.
+                        self.phase.gaps.append((time.time(), 0.0))
+                        self.phase.started_before_end_seen += 1
+                    else:
+                        self.ended_at, self.ended_mono = time.time(), time.monotonic()
                     return
                 view = frame["view"]
                 if view["hand_number"] > 1:  # the first hand is played: this seat walks out
@@ -186,6 +195,7 @@ class ArenaPhase:
         self.gaps: list[tuple[float, float]] = []  # (when the match ended, seconds to the next)
         self.matches = 0  # seen over by a player (each match twice)
         self.standings_frames = 0
+        self.started_before_end_seen = 0
         self.versions: set[str] = set()
         self.errors: Counter[str] = Counter()
 
@@ -221,6 +231,7 @@ class ArenaPhase:
             "status": status,
             "matches": self.matches // 2,
             "end_to_next_pairing": summary,
+            "started_before_end_seen": self.started_before_end_seen,
             "standings_versions_per_s": round(len(self.versions) / seconds, 2),
             "standings_frames_per_s": round(self.standings_frames / seconds, 1),
             "errors": dict(self.errors),
@@ -251,7 +262,8 @@ def arena_line(r: dict[str, Any]) -> str:
     return (
         f"  arena {r['players']} players, {r['minutes']} min: {r['status']}, {r['matches']} "
         f"matches; match end → next match p50 {gap['p50_ms']} p99 {gap['p99_ms']} ms "
-        f"({'pass' if r['passed'] else 'FAIL'}); standings {r['standings_versions_per_s']} "
+        f"({'pass' if r['passed'] else 'FAIL'}; {r['started_before_end_seen']} announced before "
+        f"the end reached the table socket); standings {r['standings_versions_per_s']} "
         f"new a second, {r['standings_frames_per_s']} frames/s received; errors "
         f"{sum(r['errors'].values())}; CPU s {r['cpu_s']}"
     )

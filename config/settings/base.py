@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 
+from core import priorities
+
 from .env import env_bool, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -203,6 +205,11 @@ else:
     (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 20}}  # for create_engine()
 CELERY_TASK_IGNORE_RESULT = True
+# Each task's priority (core/priorities.py) orders Redis's queue; a worker reserves only one
+# message per thread, so a burst of ratings it took early cannot run before a pairing enqueued
+# after them.
+CELERY_TASK_ROUTES = priorities.task_routes()
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -189,4 +189,4 @@ TOURNAMENT_STANDINGS_SECONDS = float(os.environ.get("TOURNAMENT_STANDINGS_SECOND
 TOURNAMENT_STANDINGS_TOP = int(os.environ.get("TOURNAMENT_STANDINGS_TOP", 50))
 # The tick counts a finished tournament table only this long after its match ended: before
 # that, the count task enqueued by the match's end is doing it.
-TOURNAMENT_COUNT_GRACE_SECONDS = float(os.environ.get("TOURNAMENT_COUNT_GRACE_SECONDS", 5))
+TOURNAMENT_COUNT_GRACE_SECONDS = float(os.environ.get("TOURNAMENT_COUNT_GRACE_SECONDS", 15))

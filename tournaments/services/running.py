@@ -1,9 +1,9 @@
 """A tournament from its start to its prizes (docs/tournaments.md § Running).
 
 Each step is safe to run twice and in several workers at once: the start and the end claim the
-tournament by its status under the row lock, an arena's pairing pass takes the row with ``SKIP
-LOCKED`` (a second pass at the same moment does nothing), a table is counted once (its link row
-is locked and marked), a result row is unique per table and player, and the prizes are one
+tournament by its status under the row lock, one arena pass runs at a time (a second one asked
+for meanwhile makes the running one go round again), a table is counted once (its link row is
+locked and marked), a result row is unique per table and player, and the prizes are one
 ledger transaction with a key. Nothing is kept in memory between steps: a worker that dies
 mid-tournament leaves the database as the next beat tick needs it.
 """
@@ -28,7 +28,7 @@ from .. import pairing, scoring, selectors
 from ..models import Tournament, TournamentResult, TournamentTable
 from ..realtime import publish_standings, publish_standings_later
 from .entries import locked_tournament, pool_key
-from .seating import seat_groups
+from .seating import SeatingUnderWay, seat_groups
 
 PASS_LOCK_SECONDS = 60  # the longest a pass may run before another may start regardless
 
@@ -129,24 +129,34 @@ def arena_pass(*, tournament_id: int, now: datetime | None = None) -> list[int]:
     One pass at a time per arena: a pass asked for while one runs leaves a note, and the
     running pass goes round once more for it, so players freed meanwhile are paired at once
     rather than at the next tick, and two passes never choose the same players (the row lock
-    below still orders them should the cache be lost)."""
+    below still orders them should the cache be lost). It chooses again while the tables it
+    chose are being made, and lets go once they are."""
     running, again = f"tournaments.pass:{tournament_id}", f"tournaments.pass-again:{tournament_id}"
     if not cache.add(running, True, timeout=PASS_LOCK_SECONDS):
         cache.set(again, True, timeout=PASS_LOCK_SECONDS)
         return []
-    made: list[int] = []
+    seating = SeatingUnderWay(tournament_id)
     try:
         while True:
             cache.delete(again)
-            made += _arena_pass_once(tournament_id, now or timezone.now())
-            if not cache.get(again):
-                return made
+            chosen = _arena_choose(tournament_id, now or timezone.now(), seating.players())
+            if chosen is not None and chosen[1]:
+                seating.start(*chosen)
+            seating.wait(go_round=lambda: bool(cache.get(again)))
+            if not seating.jobs and not cache.get(again):
+                return seating.made
             now = None  # a new round: the time has moved on
     finally:
-        cache.delete(running)
+        try:
+            seating.finish()
+        finally:
+            cache.delete(running)
 
 
-def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
+def _arena_choose(
+    tournament_id: int, now: datetime, being_seated: set[int]
+) -> tuple[Tournament, list[tuple[int, ...]]] | None:
+    """The groups to seat among the free players, but those whose tables are being made."""
     with transaction.atomic():
         # FOR NO KEY UPDATE, waited for: the rows that name the tournament (a count's results,
         # a chunk's table links) take a key-share lock on it, which this does not wait for;
@@ -158,14 +168,14 @@ def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
             .first()
         )
         if tournament is None or tournament.format != Tournament.Format.ARENA:
-            return []
+            return None
         if tournament.ends_at is not None and now >= tournament.ends_at:
-            return []
+            return None
         waiting = {
             entrant.player_id: entrant
             for entrant in tournament.entrants.filter(withdrawn=False, paused=False)
         }
-        free = set(waiting) - _busy_players(set(waiting))
+        free = set(waiting) - being_seated - _busy_players(set(waiting) - being_seated)
         ratings = pool_ratings(tournament.game, free)
         # Never the same opponent twice in a row, unless nobody else is in the event at all:
         # then the rule would only leave the players waiting out the arena.
@@ -188,7 +198,7 @@ def _arena_pass_once(tournament_id: int, now: datetime) -> list[int]:
     # Seated after the lock is let go: a pass that pairs hundreds of players holds it only to
     # choose them. A pass running meanwhile may choose one of them again; the one-active-seat
     # index refuses the second table, and that group waits for the next pass.
-    return seat_groups(tournament, groups, round_number=0)
+    return tournament, groups
 
 
 # --- Swiss ----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""The beat's pass over every tournament (``TOURNAMENT_TICK_SECONDS``): start what is due,
-count finished tables whose task was lost, pair the arenas' free players, pair the next Swiss
-round, end what is over. Every step re-checks the database, so a tick that runs twice, runs in
+"""The beat's pass over every tournament (``TOURNAMENT_TICK_SECONDS``): start what is due, pair
+the arenas' free players, count finished tables whose task was lost, pair the next Swiss round,
+end what is over. Every step re-checks the database, so a tick that runs twice, runs in
 two workers, or runs after a worker died mid-tournament does each thing once."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from ..models import Schedule, Tournament, TournamentTable
 from ..realtime import standings_say
 from .creation import schedule_occurrence
 from .running import arena_pass, swiss_next, table_count, tournament_finish, tournament_start
+
+ARENA = Tournament.Format.ARENA
 
 
 def schedule_slots(schedule: Schedule, now: datetime, ahead: timedelta) -> list[datetime]:
@@ -59,6 +61,12 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
     due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
     for tournament_id in list(due.values_list("pk", flat=True)):
         counts["started"] += tournament_start(tournament_id=tournament_id, now=now)
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    formats = dict(running.values_list("pk", "format"))
+    # An arena's free players first: they need no count (a burst of match ends once left them
+    # waiting behind the counts this tick had taken over).
+    for tournament_id in [pk for pk, format_ in formats.items() if format_ == ARENA]:
+        counts["tables"] += len(arena_pass(tournament_id=tournament_id, now=now))
     # Tables whose own count task should have run by now (it was lost, or its worker died).
     over = TournamentTable.objects.filter(
         counted=False,
@@ -67,11 +75,8 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
     ).exclude(table__match__status=Match.Status.PLAYING)
     for link_id in list(over.values_list("pk", flat=True)):
         counts["counted"] += table_count(link_id=link_id, now=now)
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
-    for tournament_id, format_ in list(running.values_list("pk", "format")):
-        if format_ == Tournament.Format.ARENA:
-            counts["tables"] += len(arena_pass(tournament_id=tournament_id, now=now))
-        else:
+    for tournament_id, format_ in formats.items():
+        if format_ != ARENA:
             counts["rounds"] += swiss_next(tournament_id=tournament_id, now=now)
         counts["finished"] += tournament_finish(tournament_id=tournament_id, now=now)
         standings_say(tournament_id)  # what the pause after the last change held back
