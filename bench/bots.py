@@ -28,11 +28,12 @@ from games.bots import strong
 from games.rules import game_spec, game_specs, get_game
 
 Bot = Callable[[Mapping[str, Any], random.Random], dict[str, Any]]
+Options = dict[str, Any]
 
 
-def play_match(game: str, seats: list[Bot], seed: int) -> Any:
+def play_match(game: str, options: Options, seats: list[Bot], seed: int) -> Any:
     """One whole match of ``game`` with ``seats[i]`` playing seat i; the final state."""
-    state = get_game(game).new_match(None, seed)
+    state = get_game(game).new_match(options, seed)
     rng = random.Random(f"bench:{seed}")
     while not state.is_over:
         seat = state.to_act
@@ -46,32 +47,50 @@ def margin(share: float, count: int) -> float:
     return 196 * math.sqrt(share * (1 - share) / count)
 
 
-def two_player(game: str, first: Bot, second: Bot, count: int) -> float:
+def two_player(game: str, options: Options, first: Bot, second: Bot, count: int) -> float:
     """The share of ``count`` matches ``first`` wins, seats alternating."""
     wins = 0
     for index in range(count):
         me = index % 2
         seats = [first, second] if me == 0 else [second, first]
-        wins += me in play_match(game, seats, index).result
+        wins += me in play_match(game, options, seats, index).result
     return wins / count
 
 
-def one_against_all(game: str, one: Bot, others: Bot, count: int) -> tuple[float, float]:
+def one_against_all(
+    game: str, options: Options, one: Bot, others: Bot, count: int
+) -> tuple[float, float]:
     """``one`` against the ``others`` at every other seat: (mean placement, share of firsts).
 
     A place is one more than the seats that scored more (1, 1, 3, 4), as the final ranking of
     a match nobody left."""
     places = []
     firsts = 0
-    seats_total = game_spec(game).seats
+    seats_total = game_spec(game).seat_count(options)
     for index in range(count):
         me = index % seats_total
         seats = [one if seat == me else others for seat in range(seats_total)]
-        scores = play_match(game, seats, index).scores
+        scores = play_match(game, options, seats, index).scores
         place = 1 + sum(1 for score in scores if score > scores[me])
         places.append(place)
         firsts += place == 1
     return statistics.fmean(places), firsts / count
+
+
+def variants(games: list[str]) -> list[tuple[str, str, Options]]:
+    """(label, game, options): each game at its default options, and at each other number of
+    seats its ``seats`` option offers (classic Joker at three and two, issue 30)."""
+    found: list[tuple[str, str, Options]] = []
+    for game in games:
+        found.append((game, game, {}))
+        for option in game_spec(game).options:
+            if option.name == "seats":
+                found += [
+                    (f"{game} at {n} seats", game, {"seats": n})
+                    for n in option.choices
+                    if n != option.default
+                ]
+    return found
 
 
 def decision_times(
@@ -127,23 +146,23 @@ def main() -> None:
     games = args.games.split(",")
     pairings = [tuple(pair.split(":")) for pair in args.pairings.split(",")]
     print(f"(win rates: strong plays {args.worlds} sampled worlds per decision)")
-    for game in games:
-        seats_total = game_spec(game).seats
+    for label, game, options in variants(games):
+        seats_total = game_spec(game).seat_count(options)
         for first, second in pairings:
             count = args.matches if first == "easy" else args.strong_matches
             if not count:
                 continue
             if seats_total == 2:
-                share = two_player(game, kinds[first], kinds[second], count)
+                share = two_player(game, options, kinds[first], kinds[second], count)
                 print(
-                    f"{game} {first} vs {second}: {100 * share:.1f}% "
+                    f"{label} {first} vs {second}: {100 * share:.1f}% "
                     f"±{margin(share, count):.1f} of {count} matches",
                     flush=True,
                 )
                 continue
-            place, share = one_against_all(game, kinds[first], kinds[second], count)
+            place, share = one_against_all(game, options, kinds[first], kinds[second], count)
             print(
-                f"{game} {first} vs {seats_total - 1} {second}: mean placement {place:.2f}, "
+                f"{label} {first} vs {seats_total - 1} {second}: mean placement {place:.2f}, "
                 f"first {100 * share:.1f}% ±{margin(share, count):.1f} of {count} matches",
                 flush=True,
             )

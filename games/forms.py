@@ -92,13 +92,16 @@ class TableForm(forms.Form):
 
 
 def option_field(option: Option) -> forms.Field:
-    """A game option as a choice field (a table's form, a tournament's form)."""
+    """A game option as a choice field (a table's form, a tournament's form). Left out, it is
+    the option's default: a page or client from before an option existed still posts."""
     by_text = {str(value): value for value in option.choices}
     return forms.TypedChoiceField(
         label=option_label(option),
         choices=[(str(value), value_label(option, value)) for value in option.choices],
         initial=str(option.default),
         coerce=by_text.__getitem__,
+        required=False,
+        empty_value=option.default,
     )
 
 
@@ -146,6 +149,18 @@ class LobbyFilterForm(forms.Form):
     speed = forms.ChoiceField(
         required=False, choices=[("", gettext_lazy("Any speed")), *Table.Speed.choices]
     )
+    # Classic Joker's tables may have 2, 3 or 4 seats; the other games' have 2.
+    seats = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[
+            ("", gettext_lazy("Any number of players")),
+            ("2", gettext_lazy("2 players")),
+            ("3", gettext_lazy("3 players")),
+            ("4", gettext_lazy("4 players")),
+        ],
+    )
     # The lobby's next page: tables older than this one (docs/protocol.md § The lobby socket).
     before = forms.IntegerField(
         required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
@@ -165,13 +180,16 @@ class LobbyFilters(NamedTuple):
     stake: int | None = None
     before: int | None = None
     speed: str | None = None
+    seats: int | None = None
 
 
 def lobby_filters(params: Any) -> LobbyFilters:
-    """Game, stake, speed and page start from a query string; a value that does not parse is
-    ignored with the rest, so a bad link shows the whole lobby instead of an error."""
+    """Game, stake, speed, seats and page start from a query string; a value that does not
+    parse is ignored with the rest, so a bad link shows the whole lobby instead of an error."""
     form = LobbyFilterForm(params)
     if not form.is_valid():
         return LobbyFilters()
     data = form.cleaned_data
-    return LobbyFilters(data["game"] or None, data["stake"], data["before"], data["speed"] or None)
+    return LobbyFilters(
+        data["game"] or None, data["stake"], data["before"], data["speed"] or None, data["seats"]
+    )

@@ -35,6 +35,7 @@ def visible_open_tables(
     game: str | None = None,
     stake: int | None = None,
     speed: str | None = None,
+    seats: int | None = None,
 ) -> QuerySet[Table]:
     """Open tables this player may see (the rule: ``games.access``), newest first."""
     tables = Table.objects.filter(access.visible_to(player), status=Table.Status.OPEN).exclude(
@@ -46,6 +47,8 @@ def visible_open_tables(
         tables = tables.filter(stake=stake)
     if speed:
         tables = tables.filter(speed=speed)
+    if seats is not None:
+        tables = tables.filter(seats_total=seats)
     return tables.select_related("creator").prefetch_related("seats__player").order_by("-pk")
 
 
@@ -65,10 +68,11 @@ def lobby_page(
     stake: int | None = None,
     before: int | None = None,
     speed: str | None = None,
+    seats: int | None = None,
 ) -> LobbyPage:
     """The newest ``LOBBY_PAGE_SIZE`` visible open tables (older than ``before`` when given),
     so a lobby with any number of tables stays one small page and one count."""
-    tables = visible_open_tables(player, game=game, stake=stake, speed=speed)
+    tables = visible_open_tables(player, game=game, stake=stake, speed=speed, seats=seats)
     count = tables.count()
     if before is not None:
         tables = tables.filter(pk__lt=before)

@@ -45,14 +45,17 @@ BEING_PLAYED_SHOWN = 8
 def lobby_page(request: HttpRequest) -> HttpResponse:
     player = request_player(request)
     filters = LobbyFilterForm(request.GET or None)
-    game, stake, before, speed = lobby_filters(request.GET)
-    page = selectors.lobby_page(player, game=game, stake=stake, speed=speed, before=before)
+    game, stake, before, speed, seats = lobby_filters(request.GET)
+    page = selectors.lobby_page(
+        player, game=game, stake=stake, speed=speed, seats=seats, before=before
+    )
     more_query = ""
     if page.more:
         chosen = {
             "game": game or "",
             "stake": "" if stake is None else stake,
             "speed": speed or "",
+            "seats": "" if seats is None else seats,
         }
         more_query = urlencode(
             {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}

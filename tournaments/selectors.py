@@ -16,7 +16,8 @@ Standings = list[scoring.ArenaStanding] | list[scoring.SwissStanding]
 
 
 def seats_of(tournament: Tournament) -> int:
-    return game_spec(tournament.game).seats
+    """The seats of the event's tables (its match options: classic Joker's may be 2 or 3)."""
+    return game_spec(tournament.game).seat_count(tournament.options)
 
 
 def _results(tournament: Tournament) -> list[TournamentResult]:

@@ -46,7 +46,12 @@ def localized(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _page(player: Any, filters: LobbyFilters, before: int | None) -> dict[str, Any]:
     page = lobby_page(
-        player, game=filters.game, stake=filters.stake, speed=filters.speed, before=before
+        player,
+        game=filters.game,
+        stake=filters.stake,
+        speed=filters.speed,
+        seats=filters.seats,
+        before=before,
     )
     flagged = hooks.low_completion(
         seat.player_id for table in page.tables for seat in table.seats.all()
@@ -165,6 +170,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                     "game": event["game"],
                     "stake": event["stake"],
                     "speed": event.get("speed", Table.Speed.NORMAL),
+                    "seats": event.get("seats"),
                 }
             )
 

@@ -132,10 +132,17 @@ class Game(Protocol):
     def name(self) -> str: ...
 
     @property
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """The most seats a table of the game has."""
+        ...
 
     @property
     def option_specs(self) -> tuple[Option, ...]: ...
+
+    def seat_count(self, options: Mapping[str, Any] | None) -> int:
+        """The seats of a table with these options (classic Joker's option ``seats``; the other
+        games always ``num_players``). An unknown option or value is InvalidOptions."""
+        ...
 
     def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in; an unknown option or value is InvalidOptions."""

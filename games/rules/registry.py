@@ -69,7 +69,12 @@ class GameSpec:
 
     @property
     def seats(self) -> int:
+        """The most seats a table of the game has (classic Joker's option may choose fewer)."""
         return self.engine.num_players
+
+    def seat_count(self, options: Mapping[str, Any] | None) -> int:
+        """The seats of a table with these options."""
+        return self.engine.seat_count(options)
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -103,6 +103,7 @@ def table_publish(table: Table) -> None:
         "game": table.game,
         "stake": table.stake,
         "speed": table.speed,
+        "seats": table.seats_total,
         "table": lobby_entry(table) if table.status == Table.Status.OPEN else None,
     }
     publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again

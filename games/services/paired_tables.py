@@ -23,9 +23,10 @@ def table_for_players(
     come loses the match by the ordinary absence rules. None, and nothing written, when one of
     them sat down elsewhere meanwhile (the one-active-seat index)."""
     engine = get_game(game)
-    if len(players) != engine.num_players:
-        raise ValueError(f"{game} seats {engine.num_players}, not {len(players)}")
-    positions = list(range(engine.num_players))
+    seats = engine.seat_count(options)
+    if len(players) != seats:
+        raise ValueError(f"{game} with {options} seats {seats}, not {len(players)}")
+    positions = list(range(seats))
     secrets.SystemRandom().shuffle(positions)
     try:
         with transaction.atomic():
@@ -36,7 +37,7 @@ def table_for_players(
                 speed=speed,
                 visibility=Table.Visibility.PUBLIC,
                 creator=players[0],
-                seats_total=engine.num_players,
+                seats_total=seats,
                 rated=rated,
             )
             # Nobody can have a socket at a table made this instant: the seats start away, so

@@ -146,7 +146,7 @@ def table_create(
             visibility=visibility,
             password_hash=password_hash,
             creator=creator,
-            seats_total=engine.num_players,
+            seats_total=engine.seat_count(parsed),
             rated=rated and not creator.is_guest,
         )
         _sit(table, creator, 0)

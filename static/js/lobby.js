@@ -25,7 +25,7 @@ let more = !moreLine.hidden;
 
 function query(extra) {
   const params = new URLSearchParams();
-  for (const key of ["game", "stake", "speed"]) {
+  for (const key of ["game", "stake", "speed", "seats"]) {
     if (filters.get(key)) params.set(key, filters.get(key));
   }
   for (const [key, value] of Object.entries(extra)) {
@@ -38,7 +38,11 @@ function matchesFilters(table) {
   const game = filters.get("game");
   const stake = filters.get("stake");
   const speed = filters.get("speed");
+  const seats = filters.get("seats");
   if (game && table.game !== game) return false;
+  // An entry names its seats_total, a removal its seats (none before seat counts: unknown).
+  const total = table.seats_total ?? table.seats;
+  if (seats && total !== undefined && total !== null && String(total) !== seats) return false;
   if (stake !== null && stake !== "" && String(table.stake) !== stake) return false;
   // An event from before speeds names none: such a table is Normal.
   if (speed && (table.speed || "normal") !== speed) return false;

@@ -244,9 +244,11 @@ def scores_open(person: Person) -> None:
     person.page.locator("#dialog-sheet").wait_for()
 
 
-def test_classic_joker_on_phones(phones, artifacts):
-    table = Phones("classic_joker", artifacts)
-    group, url = start(phones, "classic_joker", {"pulkas": "nines"}, 4)
+@pytest.mark.parametrize("seats", [4, 3, 2])
+def test_classic_joker_on_phones(phones, artifacts, seats):
+    """At four seats, and at three and two (issue 30: the others at the sides, or across)."""
+    table = Phones("classic_joker" if seats == 4 else f"classic_joker-{seats}", artifacts)
+    group, url = start(phones, "classic_joker", {"pulkas": "nines", "seats": str(seats)}, seats)
     tid = table_id(url)
     by_seat = reopen(group, url, 0)
     table.everywhere(to_act(by_seat), "trump", url, 0, ready=decision_shown)
@@ -265,7 +267,7 @@ def test_classic_joker_on_phones(phones, artifacts):
     by_seat = reopen(group, url, version)
     table.everywhere(to_act(by_seat), "joker-call", url, version, ready=joker_called)
 
-    by_seat = end_of_hand(table, group, url, ["en", "ka", "ru", "en"], None)
+    by_seat = end_of_hand(table, group, url, ["en", "ka", "ru", "en"][:seats], None)
     version = group[0].state["version"]
     table.everywhere(group[0], "score-sheet", url, version, ready=scores_open, parts=SHEET_PARTS)
 

@@ -805,7 +805,9 @@ def test_table_options_on_the_pages_are_the_engines_options() -> None:
 
     assert choices("japanese_joker", "points") == [11, 15, 21, 31]
     assert choices("japanese_whist", "points") == [5, 7, 13, 21]
-    assert sorted(choices("classic_joker", "khishti")) == [-900, -500, -200]
+    assert sorted(choices("classic_joker", "khishti")) == [-900, -500, -200, 0]
+    assert sorted(choices("classic_joker", "seats")) == [2, 3, 4]
+    assert sorted(choices("classic_joker", "pulkas")) == ["nines", "short", "standard"]
 
 
 # --- the mini card ------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def snapshot() -> tuple:
     ("game", "options"),
     [
         ("japanese_joker", ["points"]),
-        ("classic_joker", ["pulkas", "khishti", "premia", "moshla", "strict_joker"]),
+        ("classic_joker", ["seats", "pulkas", "khishti", "premia", "moshla", "strict_joker"]),
         ("japanese_whist", ["variant", "points"]),
     ],
 )
@@ -88,6 +88,7 @@ def test_create_through_the_page_seats_the_creator_with_parsed_options(alice):
     table = Table.objects.get()
     assert response["Location"] == f"/tables/{table.pk}/"
     assert table.options == {
+        "seats": 4,
         "pulkas": "nines",
         "khishti": -500,
         "premia": True,

@@ -353,6 +353,11 @@ class ToyTrick:
     num_players = NUM_PLAYERS
     option_specs = OPTION_SPECS
 
+    def seat_count(self, options: Mapping[str, Any] | None) -> int:
+        """Always two: the options do not change it."""
+        self.parse_options(options)
+        return NUM_PLAYERS
+
     def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         return Options.parse(options).as_dict()
 

@@ -1,4 +1,4 @@
-"""Classic Georgian Joker (ჯოკერი), 4 players: the rules of ``docs/rules/classic_joker.md``.
+"""Classic Georgian Joker (ჯოკერი), 2 to 4 players: the rules of ``docs/rules/classic_joker.md``.
 
 Split by subject: ``options`` (the table options and the schedule), ``deals`` (dealing from the
 seed and explicit deals), ``state`` (bidding, play, the end of a deal, what each seat sees,
@@ -7,9 +7,11 @@ storage), ``scoring`` (deal scores, premia and moshla, the ranking, the score sh
 
 Implemented rules (each cited where it is enforced):
 
-- CJ-1 the 36-card joker deck (``cards.joker_deck``); CJ-2 four seats clockwise, first dealer
-  drawn from the seed, the deal passing left (seat + 1) after every deal (``deals``).
-- CJ-3 / CJ-4 the schedule of pulkas (:func:`schedule`, option ``pulkas``).
+- CJ-1 the 36-card joker deck (``cards.joker_deck``); CJ-2 two to four seats clockwise (option
+  ``seats``), first dealer drawn from the seed, the deal passing left (seat + 1) after every
+  deal (``deals``).
+- CJ-3 / CJ-4 / CJ-27 the schedule of pulkas (:func:`schedule`, option ``pulkas``: standard,
+  nines, short).
 - CJ-5 trump from the turned card in deals of fewer than 9 cards (a joker: no-trump);
   CJ-6 the chooser's trump announcement after three cards in 9-card deals.
 - CJ-7 one bid each from the dealer's left; CJ-8 the dealer restriction.
@@ -18,10 +20,12 @@ Implemented rules (each cited where it is enforced):
 - CJ-12 a joker is always legal and, not led, is HIGH or LOW; CJ-13 / CJ-14 / CJ-15 following
   (``tricks.follow_requirement``, shared with Japanese Joker).
 - CJ-16 the trick winner (:func:`trick_winner`).
-- CJ-17 … CJ-21 deal scores (:func:`score_deal`, option ``khishti``).
+- CJ-17 … CJ-21 deal scores (:func:`score_deal`, option ``khishti``; CJ-28 khishti 0: none).
 - CJ-22 … CJ-25 premia and moshla (:func:`pulka_marks`, :func:`pulka_scores`, options
   ``premia`` and ``moshla``), applied after a pulka's last deal and marked on the sheet.
 - CJ-26 the end of the match: highest total wins, equal totals share (:func:`final_ranking`).
+- CJ-29 at two or three seats the cards nobody is dealt are ``undealt`` in every deal, the nines
+  included, and hidden from everyone; CJ-30 every rule reads the seats there are.
 
 Interpretations (documented here because the rules file is silent):
 
@@ -31,8 +35,8 @@ Interpretations (documented here because the rules file is silent):
 - ``result`` lists the winning seats starting from the first dealer's left, so the site can give
   an indivisible pot remainder to ``result[0]`` (CJ-26).
 - A forfeited seat keeps playing (through a bot) and is ranked below every seat that stayed;
-  forfeited seats rank among themselves by score. When the fourth seat forfeits nobody is left
-  to play for, so the match ends at once and all four are ranked by score.
+  forfeited seats rank among themselves by score. When the last seat forfeits nobody is left
+  to play for, so the match ends at once and all are ranked by score.
 - In the state dict, the *places* of cards are ``hands``, ``pending`` (9-card deals: the six
   cards each seat still gets after the trump choice), ``undealt``, ``trump_card``, ``played``
   (completed tricks of this deal) and ``trick``; ``last_trick`` is a record that may repeat
@@ -82,6 +86,10 @@ class ClassicJoker:
     num_players = NUM_PLAYERS
     option_specs = OPTION_SPECS
 
+    def seat_count(self, options: Mapping[str, Any] | None) -> int:
+        """2, 3 or 4 (the option ``seats``, CJ-2)."""
+        return Options.parse(options).seats
+
     def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled; an unknown option or value raises InvalidOptions."""
         return Options.parse(options).as_dict()
@@ -91,13 +99,13 @@ class ClassicJoker:
         if isinstance(seed, bool) or not isinstance(seed, str | int):
             raise RulesError("The seed must be a string or an integer.")
         parsed = Options.parse(options)
-        first_dealer = deal_rng(seed, 0).randrange(NUM_PLAYERS)  # "hand 0": the seating draw
+        first_dealer = deal_rng(seed, 0).randrange(parsed.seats)  # "hand 0": the seating draw
         return start(
             parsed,
             seed,
             first_dealer,
             deal_from_seed(parsed, seed, first_dealer, 1),
-            scores=(0,) * NUM_PLAYERS,
+            scores=(0,) * parsed.seats,
             history=(),
         )
 
@@ -132,7 +140,7 @@ def open_cards(stored: Mapping[str, Any]) -> dict[str, Any]:
 SPEC = GameSpec(
     id=NAME,
     title=gettext_noop("Classic Georgian Joker"),
-    summary=gettext_noop("4 players, bidding, pulkas, premia and khishti."),
+    summary=gettext_noop("2 to 4 players, bidding, pulkas, premia and khishti."),
     engine=GAME,
     help_slug=NAME,
     renderer="js/table/games/classic_joker.js",

@@ -1,8 +1,9 @@
 """What a computer player reads of a classic Joker decision, and the worlds it imagines.
 
 A seat sees its hand, the bids and the turned card; the other hands, the cards of the deck
-nobody was dealt and, in a 9-card deal before the trump, the six cards each seat still gets are
-what a sampled world deals at random (``worlds.fill``).
+nobody was dealt (in every deal at two or three seats, CJ-29) and, in a 9-card deal before the
+trump, the six cards each seat still gets are what a sampled world deals at random
+(``worlds.fill``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def seen_in_world(state: State) -> Seen:
     if state.trump_card is not None:
         out = (*out, state.trump_card)
     return Seen(
-        trick_winner=trick_winner, seat=seat, players=4, legal=state.legal_actions(),
+        trick_winner=trick_winner, seat=seat, players=state.options.seats,
+        legal=state.legal_actions(),
         cards=list(state.hands[seat]), trick=list(state.trick), trump=state.trump, out=out,
         tricks=state.tricks, bids=state.bids, deal_cards=state.cards,
     )  # fmt: skip
@@ -102,10 +104,11 @@ def _record(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     if view["phase"] == "trump":  # CJ-6: three cards each seen, six each to come
         firsts = {other: Slot(3) for other in range(players) if other != seat}
         rests = [Slot(6) for _ in range(players)]
-        fill(pool, [*firsts.values(), *rests], rng)
+        undealt = Slot(len(pool) - 3 * (players - 1) - 6 * players)  # CJ-29: fewer seats
+        fill(pool, [*firsts.values(), *rests, undealt], rng)
         record["hands"] = [hand if s == seat else firsts[s].cards for s in range(players)]
         record["pending"] = [slot.cards for slot in rests]
-        record["undealt"] = []
+        record["undealt"] = undealt.cards
         return record
     voids = shown_voids(trick_plays(view), view.get("trump"), must_trump=True)
     others = {

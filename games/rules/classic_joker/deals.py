@@ -1,4 +1,4 @@
-"""Classic Joker's deals: from the match seed (CJ-2, CJ-5, CJ-6) or given explicitly.
+"""Classic Joker's deals: from the match seed (CJ-2, CJ-5, CJ-6, CJ-29) or given explicitly.
 
 Both give a :class:`Deal`, the cards just after dealing; ``state.start`` makes the state of it.
 The explicit format is the one of ``docs/rules/classic_joker.md`` § "Explicit deal".
@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from ..base import InvalidDeal
 from ..cards import JOKER_DECK, deal_rng, joker_deck, shuffled, sorted_cards
 from ..deals import check_cards, deal_object, deal_scores
-from .options import NUM_PLAYERS, Options
+from .options import Options
 from .scoring import HistoryRow
 
 Hands = tuple[tuple[str, ...], ...]
@@ -23,7 +23,8 @@ class Deal(NamedTuple):
 
     A deal of fewer than 9 cards turns up ``trump_card`` and leaves ``undealt`` out of play
     (CJ-5). A 9-card deal gives each seat 3 ``hands`` cards before the trump choice and keeps
-    the other 6 each ``pending`` (CJ-6).
+    the other 6 each ``pending`` (CJ-6); with fewer than four seats the rest of the deck is
+    ``undealt`` there too (CJ-29).
     """
 
     number: int
@@ -43,34 +44,35 @@ class ExplicitDeal(NamedTuple):
     history: tuple[HistoryRow, ...]
 
 
-def dealer_of(first_dealer: int, number: int) -> int:
+def dealer_of(first_dealer: int, number: int, seats: int) -> int:
     """CJ-2: the deal passes left (seat + 1) after every deal."""
-    return (first_dealer + number - 1) % NUM_PLAYERS
+    return (first_dealer + number - 1) % seats
 
 
 def deal_from_seed(options: Options, seed: str | int, first_dealer: int, number: int) -> Deal:
-    """Deal ``number`` from the seed, a card at a time from the dealer's left (CJ-2, 5, 6)."""
+    """Deal ``number`` from the seed, a card at a time from the dealer's left (CJ-2, 5, 6, 29)."""
     n = options.schedule[number - 1][0]
-    dealer = dealer_of(first_dealer, number)
+    seats = options.seats
+    dealer = dealer_of(first_dealer, number, seats)
     deck = shuffled(joker_deck(), deal_rng(seed, number))
-    dealt: list[list[str]] = [[] for _ in range(NUM_PLAYERS)]
-    for k in range(NUM_PLAYERS * n):
-        dealt[(dealer + 1 + k) % NUM_PLAYERS].append(deck[k])
+    dealt: list[list[str]] = [[] for _ in range(seats)]
+    for k in range(seats * n):
+        dealt[(dealer + 1 + k) % seats].append(deck[k])
     if n < 9:
         return Deal(
             number,
             dealer,
             tuple(tuple(sorted_cards(cards)) for cards in dealt),
             None,
-            tuple(deck[NUM_PLAYERS * n + 1 :]),
-            deck[NUM_PLAYERS * n],
+            tuple(deck[seats * n + 1 :]),
+            deck[seats * n],
         )
     return Deal(
         number,
         dealer,
         tuple(tuple(cards[:3]) for cards in dealt),
         tuple(tuple(cards[3:]) for cards in dealt),
-        (),
+        tuple(deck[seats * n :]),
         None,
     )
 
@@ -88,7 +90,7 @@ def _deal_int(value: Any, name: str, low: int, high: int) -> int:
 
 
 def _deal_pulka(value: Any, options: Options, deal_number: int) -> tuple[HistoryRow, ...]:
-    """The optional ``pulka`` key: earlier deals of the same pulka as [cards, bid, taken] x 4."""
+    """The optional ``pulka`` key: earlier deals of the same pulka, [cards, bid, taken] a seat."""
     sched = options.schedule
     pulka = sched[deal_number - 1][1]
     before = sum(1 for d in range(deal_number - 1) if sched[d][1] == pulka)
@@ -103,9 +105,11 @@ def _deal_pulka(value: Any, options: Options, deal_number: int) -> tuple[History
     for offset, row in enumerate(value):
         number = first + offset
         n = sched[number - 1][0]
-        if not isinstance(row, list | tuple) or len(row) != NUM_PLAYERS:
+        if not isinstance(row, list | tuple) or len(row) != options.seats:
             raise InvalidDeal(
-                "pulka deal {number} must list four [cards, bid, taken].", number=number
+                "pulka deal {number} must list {seats} [cards, bid, taken], one a seat.",
+                number=number,
+                seats=options.seats,
             )
         bids, taken = [], []
         for cell in row:
@@ -146,12 +150,13 @@ def read_explicit_deal(given: object, options: Options) -> ExplicitDeal:
     if missing:
         raise InvalidDeal("The deal is missing: {keys}.", keys=", ".join(missing))
     sched = options.schedule
-    dealer = _deal_int(deal["dealer"], "dealer", 0, NUM_PLAYERS - 1)
+    seats = options.seats
+    dealer = _deal_int(deal["dealer"], "dealer", 0, seats - 1)
     number = _deal_int(deal["deal"], "deal", 1, len(sched))
     n = sched[number - 1][0]
     hands = deal["hands"]
-    if not isinstance(hands, list) or len(hands) != NUM_PLAYERS:
-        raise InvalidDeal("hands must be a list of four hands (N, E, S, W).")
+    if not isinstance(hands, list) or len(hands) != seats:
+        raise InvalidDeal("hands must be a list of {seats} hands, one a seat.", seats=seats)
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != n:
             raise InvalidDeal(
@@ -173,19 +178,20 @@ def read_explicit_deal(given: object, options: Options) -> ExplicitDeal:
             raise InvalidDeal("{card} is both turned and in a hand.", card=trump_card)
     elif trump_card is not None:
         raise InvalidDeal("A 9-card deal has no turned card: the chooser announces the trump.")
-    scores = deal_scores(deal.get("scores", [0] * NUM_PLAYERS), NUM_PLAYERS, negative=True)
+    scores = deal_scores(deal.get("scores", [0] * seats), seats, negative=True)
     history = _deal_pulka(deal["pulka"], options, number) if "pulka" in deal else ()
     nine = n == 9
+    out = seen if nine else seen | {str(trump_card)}
     return ExplicitDeal(
         Deal(
             number,
             dealer,
             tuple(tuple(hand[:3]) if nine else tuple(sorted_cards(hand)) for hand in hands),
             tuple(tuple(hand[3:]) for hand in hands) if nine else None,
-            () if nine else tuple(sorted_cards(JOKER_DECK - seen - {str(trump_card)})),
+            tuple(sorted_cards(JOKER_DECK - out)),
             trump_card,
         ),
-        (dealer - number + 1) % NUM_PLAYERS,
+        (dealer - number + 1) % seats,
         scores,
         history,
     )

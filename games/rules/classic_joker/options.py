@@ -1,5 +1,5 @@
-"""Classic Joker's table options and the schedule of deals they choose (CJ-3, CJ-4, CJ-11, CJ-20,
-CJ-22, CJ-24)."""
+"""Classic Joker's table options and the schedule of deals they choose (CJ-2, CJ-3, CJ-4, CJ-11,
+CJ-20, CJ-22, CJ-24, CJ-27, CJ-28)."""
 
 from __future__ import annotations
 
@@ -9,20 +9,39 @@ from typing import Any, ClassVar
 
 from ..base import Option, TableOptions, gettext_noop
 
-NUM_PLAYERS = 4
+NUM_PLAYERS = 4  # the most seats (CJ-2); the option ``seats`` chooses 2, 3 or 4
+SEAT_COUNTS = (4, 3, 2)
 
 OPTION_SPECS: tuple[Option, ...] = (
     Option(
+        "seats",
+        gettext_noop("Players"),
+        SEAT_COUNTS,
+        NUM_PLAYERS,
+        value_labels=(
+            (4, gettext_noop("4 players")),
+            (3, gettext_noop("3 players")),
+            (2, gettext_noop("2 players")),
+        ),
+    ),
+    Option(
         "pulkas",
         gettext_noop("Pulkas"),
-        ("standard", "nines"),
+        ("standard", "nines", "short"),
         "standard",
         value_labels=(
             ("standard", gettext_noop("Standard (24 deals)")),
             ("nines", gettext_noop("Nines only (16 deals)")),
+            ("short", gettext_noop("Short (2 pulkas of 4 nines)")),
         ),
     ),
-    Option("khishti", gettext_noop("Khishti"), (-200, -500, -900), -200),
+    Option(
+        "khishti",
+        gettext_noop("Khishti"),
+        (-200, -500, -900, 0),
+        -200,
+        value_labels=((0, gettext_noop("None")),),
+    ),
     Option("premia", gettext_noop("Premia"), (True, False), True),
     Option(
         "moshla",
@@ -49,7 +68,9 @@ STANDARD: tuple[tuple[int, int], ...] = (
     + ((9, 3),) * 4
 )
 NINES: tuple[tuple[int, int], ...] = tuple((9, p) for p in range(4) for _ in range(4))
-SCHEDULES = {"standard": STANDARD, "nines": NINES}
+# CJ-27: two pulkas of four nines (the commercial "Short" game).
+SHORT: tuple[tuple[int, int], ...] = tuple((9, p) for p in range(2) for _ in range(4))
+SCHEDULES = {"standard": STANDARD, "nines": NINES, "short": SHORT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +78,7 @@ class Options(TableOptions):
     """The table options that change play (stake and visibility belong to the site)."""
 
     SPECS: ClassVar[tuple[Option, ...]] = OPTION_SPECS
+    seats: int = NUM_PLAYERS
     pulkas: str = "standard"
     khishti: int = -200
     premia: bool = True

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .options import NUM_PLAYERS, Options, as_options
+from .options import Options, as_options
 
 # One finished deal on the sheet: (deal_number, cards, bids, tricks taken), seats in order.
 HistoryRow = tuple[int, int, tuple[int, ...], tuple[int, ...]]
@@ -30,7 +30,7 @@ def score_deal(
             return 50  # CJ-18: a pass made
         return 50 * bid + 50  # CJ-19
     if taken == 0:
-        return as_options(options).khishti  # CJ-20: khishti
+        return as_options(options).khishti  # CJ-20: khishti (0 with the option "none", CJ-28)
     return 10 * taken  # CJ-21
 
 
@@ -47,7 +47,7 @@ def premia_seats(rows: Sequence[Sequence[Sequence[int]]]) -> list[int]:
     """Seats that made their bid exactly in every deal of the pulka, passes included (CJ-22)."""
     if not rows:
         return []
-    return [s for s in range(NUM_PLAYERS) if all(row[s][1] == row[s][2] for row in rows)]
+    return [s for s in range(len(rows[0])) if all(row[s][1] == row[s][2] for row in rows)]
 
 
 def pulka_marks(
@@ -55,19 +55,21 @@ def pulka_marks(
 ) -> list[list[str | None]]:
     """Per deal and seat: ``"doubled"`` (premia, CJ-23), ``"cancelled"`` (moshla, CJ-24) or None.
 
-    ``rows`` is the pulka: one list per deal of four ``(cards, bid, taken)``. The marks are what
-    the score sheet shows and what :func:`pulka_scores` adds up (CJ-25: raw scores of the pulka).
+    ``rows`` is the pulka: one list per deal of a ``(cards, bid, taken)`` a seat. The marks are
+    what the score sheet shows and what :func:`pulka_scores` adds up (CJ-25: raw scores of the
+    pulka).
     """
     opts = as_options(options)
-    marks: list[list[str | None]] = [[None] * NUM_PLAYERS for _ in rows]
+    seats = len(rows[0]) if rows else 0
+    marks: list[list[str | None]] = [[None] * seats for _ in rows]
     if not opts.premia or not rows:
         return marks
     points = [[score_deal(n, b, t, opts) for n, b, t in row] for row in rows]
     winners = premia_seats(rows)
     for seat in winners:
         marks[_seat_best(points, seat)][seat] = "doubled"
-    if opts.moshla and len(winners) == 1:
-        for seat in range(NUM_PLAYERS):
+    if opts.moshla and len(winners) == 1:  # CJ-24, at every number of seats (CJ-30)
+        for seat in range(seats):
             if seat in winners:
                 continue
             best = _seat_best(points, seat)
@@ -79,10 +81,10 @@ def pulka_marks(
 def pulka_scores(
     rows: Sequence[Sequence[Sequence[int]]], options: Options | Mapping[str, Any] | None = None
 ) -> list[int]:
-    """The four pulka totals after premia and moshla (CJ-17 … CJ-25)."""
+    """Each seat's pulka total after premia and moshla (CJ-17 … CJ-25)."""
     opts = as_options(options)
     marks = pulka_marks(rows, opts)
-    totals = [0] * NUM_PLAYERS
+    totals = [0] * (len(rows[0]) if rows else 0)
     for row, row_marks in zip(rows, marks, strict=True):
         for seat, (n, bid, taken) in enumerate(row):
             points = score_deal(n, bid, taken, opts)
@@ -105,13 +107,14 @@ def final_ranking(
     pot remainder is given. If every seat forfeited, all are ranked by score alone.
     """
     gone = set(forfeited)
-    stayed = [s for s in range(NUM_PLAYERS) if s not in gone] or list(range(NUM_PLAYERS))
-    left = [s for s in range(NUM_PLAYERS) if s not in stayed]
-    places = [0] * NUM_PLAYERS
+    seats = len(scores)
+    stayed = [s for s in range(seats) if s not in gone] or list(range(seats))
+    left = [s for s in range(seats) if s not in stayed]
+    places = [0] * seats
     for group, offset in ((stayed, 0), (left, len(stayed))):
         for seat in group:
             places[seat] = offset + 1 + sum(1 for other in group if scores[other] > scores[seat])
-    order = [(first_dealer + 1 + k) % NUM_PLAYERS for k in range(NUM_PLAYERS)]
+    order = [(first_dealer + 1 + k) % seats for k in range(seats)]
     winners = [s for s in order if s in stayed and places[s] == 1]
     return winners, places
 
@@ -122,31 +125,32 @@ def sheet_numbers(
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The sheet's numbers, cached: every view of every seat shows the same sheet."""
     sched = options.schedule
+    seats = options.seats
     rows: list[tuple[Any, ...]] = []
     pulkas: list[tuple[Any, ...]] = []
     by_pulka: dict[int, list[HistoryRow]] = {}
     for row in history:
         by_pulka.setdefault(sched[row[0] - 1][1], []).append(row)
     for pulka, deals in by_pulka.items():
-        cells = [[(d[1], d[2][s], d[3][s]) for s in range(NUM_PLAYERS)] for d in deals]
+        cells = [[(d[1], d[2][s], d[3][s]) for s in range(seats)] for d in deals]
         last_of_pulka = max(i for i, (_, p) in enumerate(sched) if p == pulka) + 1
         complete = deals[-1][0] == last_of_pulka
         marks: list[list[str | None]] = (
-            pulka_marks(cells, options) if complete else [[None] * NUM_PLAYERS] * len(deals)
+            pulka_marks(cells, options) if complete else [[None] * seats] * len(deals)
         )
-        totals = [0] * NUM_PLAYERS
+        totals = [0] * seats
         for deal, row_cells, row_marks in zip(deals, cells, marks, strict=True):
             points = tuple(score_deal(n, b, t, options) for n, b, t in row_cells)
             shown: list[str | None] = []
-            for seat in range(NUM_PLAYERS):
+            for seat in range(seats):
                 mark = row_marks[seat]
                 value = points[seat]
                 if mark == "doubled":
                     value *= 2
                 elif mark == "cancelled":
                     value = 0
-                elif row_cells[seat][1] >= 1 and row_cells[seat][2] == 0:
-                    mark = "khishti"
+                elif options.khishti and row_cells[seat][1] >= 1 and row_cells[seat][2] == 0:
+                    mark = "khishti"  # not with the option "none" (CJ-28): nothing to mark
                 totals[seat] += value
                 shown.append(mark)
             rows.append((deal[0], deal[1], pulka, deal[2], deal[3], points, tuple(shown)))

@@ -39,7 +39,7 @@ from ..tricks import (
     joker_call,
 )
 from .deals import Deal, Hands, deal_from_seed
-from .options import NUM_PLAYERS, Options
+from .options import Options
 from .scoring import HistoryRow, final_ranking, premia_seats, pulka_scores, score_deal, sheet
 
 NAME = "classic_joker"
@@ -307,7 +307,7 @@ class State:
             raise IllegalAction(
                 gettext_noop("Choose a trump suit S, H, D or C, or null for bezi (no-trump).")
             )
-        pending = self.pending or ((),) * NUM_PLAYERS
+        pending = self.pending or ((),) * self.options.seats
         hands = tuple(
             tuple(sorted_cards(hand + rest)) for hand, rest in zip(self.hands, pending, strict=True)
         )
@@ -318,7 +318,7 @@ class State:
             trump=suit,
             trump_known=True,
             phase=Phase.BID,
-            to_act=(self.dealer + 1) % NUM_PLAYERS,
+            to_act=(self.dealer + 1) % self.options.seats,
         )
 
     def _apply_bid(self, seat: int, action: dict[str, Any]) -> State:
@@ -345,7 +345,7 @@ class State:
         bids = _put(self.bids, seat, bid)
         if seat == self.dealer:  # the last bid: trick 1 is led from the dealer's left (CJ-9)
             return _evolve(self, bids=bids, phase=Phase.PLAY, to_act=self.leader)
-        return _evolve(self, bids=bids, to_act=(seat + 1) % NUM_PLAYERS)
+        return _evolve(self, bids=bids, to_act=(seat + 1) % self.options.seats)
 
     def _apply_play(self, seat: int, action: dict[str, Any]) -> State:
         """CJ-10 … CJ-16: check the card and the joker's declaration, then add it to the trick."""
@@ -385,10 +385,11 @@ class State:
         index = hand.index(card)
         hands = _put(self.hands, seat, hand[:index] + hand[index + 1 :])
         trick = (*trick, play)
-        if len(trick) < NUM_PLAYERS:
+        seats = self.options.seats
+        if len(trick) < seats:
             return _play(
                 self,
-                (seat + 1) % NUM_PLAYERS,
+                (seat + 1) % seats,
                 hands,
                 trick,
                 self.tricks,
@@ -414,7 +415,7 @@ class State:
     ) -> list[list[tuple[int, int, int]]]:
         sched = self.options.schedule
         return [
-            [(row[1], row[2][s], row[3][s]) for s in range(NUM_PLAYERS)]
+            [(row[1], row[2][s], row[3][s]) for s in range(self.options.seats)]
             for row in history
             if sched[row[0] - 1][1] == pulka
         ]
@@ -424,19 +425,20 @@ class State:
         opts = self.options
         n = self.cards
         bids = tuple(bid if bid is not None else 0 for bid in self.bids)
-        points = tuple(score_deal(n, bids[s], self.tricks[s], opts) for s in range(NUM_PLAYERS))
+        seats = range(opts.seats)
+        points = tuple(score_deal(n, bids[s], self.tricks[s], opts) for s in seats)
         scores = tuple(total + gained for total, gained in zip(self.scores_, points, strict=True))
         history = (*self.history, (self.deal_number, n, bids, self.tricks))
         sched = opts.schedule
         index = self.deal_number - 1
         pulka = sched[index][1]
         closes = index == len(sched) - 1 or sched[index + 1][1] != pulka
-        adjustments: tuple[int, ...] = (0,) * NUM_PLAYERS
+        adjustments: tuple[int, ...] = (0,) * opts.seats
         premia: list[int] = []
         if closes:  # CJ-25: after the pulka's last deal, before the next deal
             rows = self._pulka_rows(history, pulka)
             totals = pulka_scores(rows, opts)
-            raw = [sum(score_deal(*row[s], opts) for row in rows) for s in range(NUM_PLAYERS)]
+            raw = [sum(score_deal(*row[s], opts) for row in rows) for s in seats]
             adjustments = tuple(t - r for t, r in zip(totals, raw, strict=True))
             scores = tuple(s + a for s, a in zip(scores, adjustments, strict=True))
             premia = premia_seats(rows) if opts.premia else []
@@ -489,7 +491,7 @@ class State:
 
     def forfeit(self, seat: int) -> State:
         """A seat left (docs/rules/README.md § 0.6): a bot plays on; the leaver is ranked last."""
-        if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
+        if type(seat) is not int or not 0 <= seat < self.options.seats:
             raise IllegalAction(
                 gettext_noop("There is no seat {seat} at this table."), seat=repr(seat)
             )
@@ -498,7 +500,7 @@ class State:
         if seat in self.forfeited:
             return self
         forfeited = tuple(sorted((*self.forfeited, seat)))
-        if len(forfeited) < NUM_PLAYERS:
+        if len(forfeited) < self.options.seats:
             return _evolve(self, forfeited=forfeited)
         # Everybody left: nobody is left to play for, so the match ends here.
         winners, _ = final_ranking(self.scores_, forfeited, self.first_dealer)
@@ -529,14 +531,14 @@ class State:
 
     def view(self, seat: int | None = None) -> ClassicJokerView:
         """What ``seat`` may see (None: a spectator), JSON-ready."""
-        if seat is not None and (type(seat) is not int or not 0 <= seat < NUM_PLAYERS):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.options.seats):
             raise RulesError("There is no seat {seat} at this table.", seat=repr(seat))
         shown: ClassicJokerView = {
             "game": NAME,
             "phase": self.phase.value,
             "to_act": self.to_act,
             "seat": seat,
-            "players": NUM_PLAYERS,
+            "players": self.options.seats,
             "options": self.options.as_dict(),
             "hand_number": self.deal_number,
             "deal_number": self.deal_number,
@@ -651,7 +653,8 @@ def start(
     forfeited: tuple[int, ...] = (),
 ) -> State:
     """The state just after dealing: a 9-card deal waits for the trump (CJ-6), others bid (CJ-5)."""
-    left = (deal.dealer + 1) % NUM_PLAYERS
+    seats = options.seats
+    left = (deal.dealer + 1) % seats
     nine = deal.pending is not None
     trump_card = deal.trump_card
     turned_joker = trump_card is not None and trump_card[0] == "X"
@@ -669,8 +672,8 @@ def start(
         trump_card=trump_card,
         trump_known=not nine,
         trump=None if nine or turned_joker or trump_card is None else trump_card[1],
-        bids=(None,) * NUM_PLAYERS,
-        tricks=(0,) * NUM_PLAYERS,
+        bids=(None,) * seats,
+        tricks=(0,) * seats,
         leader=left,  # CJ-9
         trick=(),
         played=(),

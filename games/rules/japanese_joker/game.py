@@ -743,6 +743,11 @@ class JapaneseJoker:
     num_players = NUM_PLAYERS
     option_specs = OPTION_SPECS
 
+    def seat_count(self, options: Mapping[str, Any] | None) -> int:
+        """Always two: the options do not change it."""
+        self.parse_options(options)
+        return NUM_PLAYERS
+
     def parse_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in; an unknown option or value raises InvalidOptions."""
         return Options.parse(options).as_dict()

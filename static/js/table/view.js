@@ -26,7 +26,13 @@ import { callText, clockText, fmt, seatName } from "./text.js";
 const TAP = 44;
 
 /** @type {Record<number, string[]>} */
-const POSITIONS = { 2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"] };
+// Where each seat sits, from the viewer's (bottom) clockwise; classic Joker at three puts the
+// two others at the sides (CJ-30).
+const POSITIONS = {
+  2: ["bottom", "top"],
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+};
 
 /** @param {Play} play */
 function callBadge(play) {
@@ -76,7 +82,7 @@ export class TableView {
 
     // --- the frame, built once ---------------------------------------------------------------
     root.replaceChildren();
-    root.classList.add("play", `game-${root.dataset.game}`, `seats-${this.n}`);
+    root.classList.add("play", `game-${root.dataset.game}`, `${this.game.layout}-layout`);
 
     const bar = el("div", "play-bar");
     this.facts = el("div", "play-facts");
@@ -200,8 +206,9 @@ export class TableView {
     return /** @type {View} */ (/** @type {StateFrame} */ (this.state).view);
   }
 
+  /** The table's seats (classic Joker's may be 2, 3 or 4), else the game's. */
   get n() {
-    return this.game.seats;
+    return Number(this.root.dataset.seats) || this.game.seats;
   }
 
   /** @returns {number | null} */

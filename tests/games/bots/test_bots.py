@@ -21,6 +21,13 @@ from games.bots import easy, strong, worlds
 from games.rules import get_game
 
 GAMES = ("japanese_joker", "classic_joker", "japanese_whist")
+# Each game at its default options, and classic Joker at two and three seats (CJ-29: the cards
+# nobody was dealt are hidden from the bots too).
+MOMENTS = [
+    *((game, None) for game in GAMES),
+    ("classic_joker", {"seats": 2}),
+    ("classic_joker", {"seats": 3, "pulkas": "short"}),
+]
 # Few worlds and no clock: the same seed gives the same choice, and runs stay short.
 STRONG = partial(strong.choose, budget=None, max_worlds=3)
 KINDS = {"random": bots.random_choice, "easy": easy.choose, "strong": STRONG}
@@ -56,15 +63,15 @@ def swap_hidden(state: Any, seat: int, rng: random.Random) -> Any:
     return get_game(record["game"]).from_dict(remap(record))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "options"), MOMENTS)
 @pytest.mark.parametrize("kind", ["easy", "strong"])
 def test_a_bot_plays_the_same_move_when_every_hidden_card_is_dealt_differently(
-    game: str, kind: str
+    game: str, options: dict[str, Any] | None, kind: str
 ) -> None:
     rng = random.Random(f"swap:{game}")
     checked = 0
     for seed in range(4):
-        state = get_game(game).new_match(None, seed)
+        state = get_game(game).new_match(options, seed)
         for moves in (0, 3, 11, 20):
             moment = advance(state, moves, rng)
             seat = moment.to_act
@@ -82,11 +89,13 @@ def test_a_bot_plays_the_same_move_when_every_hidden_card_is_dealt_differently(
     assert checked >= 8
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_sampled_world_shows_the_seat_exactly_its_view(game: str) -> None:
+@pytest.mark.parametrize(("game", "options"), MOMENTS)
+def test_a_sampled_world_shows_the_seat_exactly_its_view(
+    game: str, options: dict[str, Any] | None
+) -> None:
     rng = random.Random(game)
     for seed in range(3):
-        state = get_game(game).new_match(None, seed)
+        state = get_game(game).new_match(options, seed)
         while not state.is_over and state.hand_number < 3:
             seat = state.to_act
             view = state.view(seat)
@@ -137,8 +146,9 @@ OPTIONS = {
     ),
     "classic_joker": st.fixed_dictionaries(
         {
-            "pulkas": st.sampled_from(["standard", "nines"]),
-            "khishti": st.sampled_from([-200, -500, -900]),
+            "seats": st.sampled_from([2, 3, 4]),
+            "pulkas": st.sampled_from(["standard", "nines", "short"]),
+            "khishti": st.sampled_from([-200, -500, -900, 0]),
             "premia": st.booleans(),
             "moshla": st.booleans(),
             "strict_joker": st.booleans(),
@@ -164,7 +174,7 @@ def play_whole_match(game: str, options: dict[str, Any], kinds: list[str], seed:
 @given(data=st.data())
 def test_every_bot_plays_only_legal_actions_to_the_end_of_a_match(game: str, data: Any) -> None:
     options = data.draw(OPTIONS[game])
-    players = get_game(game).num_players
+    players = get_game(game).seat_count(options)
     kinds = data.draw(st.lists(st.sampled_from(sorted(KINDS)), min_size=players, max_size=players))
     final = play_whole_match(game, options, kinds, data.draw(st.integers(0, 10**6)))
     assert final.result

@@ -105,6 +105,7 @@ def test_the_game_is_registered_and_lists_exactly_the_play_options() -> None:
     assert GAME.name == "classic_joker"
     assert GAME.num_players == 4
     assert [spec.name for spec in GAME.option_specs] == [
+        "seats",
         "pulkas",
         "khishti",
         "premia",
@@ -112,6 +113,7 @@ def test_the_game_is_registered_and_lists_exactly_the_play_options() -> None:
         "strict_joker",
     ]
     assert GAME.parse_options(None) == {
+        "seats": 4,
         "pulkas": "standard",
         "khishti": -200,
         "premia": True,
@@ -663,7 +665,7 @@ def _valid_deal() -> dict[str, Any]:
         (lambda d: d.update(deal="2"), "deal"),
         (lambda d: d.update(deal=3), "3 cards"),
         (lambda d: d["hands"][0].append("7S"), "2 cards"),
-        (lambda d: d["hands"].pop(), "four hands"),
+        (lambda d: d["hands"].pop(), "a list of 4 hands"),
         (lambda d: d["hands"][1].__setitem__(0, "7D"), "twice"),
         (lambda d: d["hands"][1].__setitem__(0, "6S"), "not a card"),
         (lambda d: d["hands"][1].__setitem__(0, 7), "not a card"),

@@ -24,7 +24,7 @@ import json
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -47,6 +47,11 @@ def canonical(action: Any) -> str:
     if isinstance(action, dict):
         return repr(sorted(action.items()))
     return repr(action)
+
+
+def seats_of(state: Any) -> tuple[int | None, ...]:
+    """Every seat of the state's table, then a spectator (None)."""
+    return (*range(state.view(None)["players"]), None)
 
 
 def assert_json_ready(value: Any) -> None:
@@ -135,11 +140,15 @@ def _cj_hidden_slots(data: dict[str, Any], seat: int | None, hidden: set[str]) -
 
 
 def _cj_more(state: Any, data: dict[str, Any]) -> None:
-    for seat in (0, 1, 2, 3, None):
+    seats = state.options.seats
+    dealt = seats * state.cards + (state.trump_card is not None)
+    assert len(data["undealt"]) == len(JOKER_DECK) - dealt  # CJ-29: the rest stays down
+    for seat in seats_of(state):
         view = state.view(seat)
         if state.phase is Phase.TRUMP:
             assert "trump" not in view  # not known yet (docs/rules/README.md § 0.3)
         assert "undealt" not in view
+        assert len(view["bids"]) == len(view["scores"]) == len(view["hand_counts"]) == seats
 
 
 def _cj_deals(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -148,25 +157,27 @@ def _cj_deals(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     sched = schedule(options)
     number = draw(st.integers(min_value=1, max_value=len(sched)))
     n = sched[number - 1][0]
+    seats = options.get("seats", 4)
     deck = draw(st.permutations(joker_deck()))
     deal: dict[str, Any] = {
-        "dealer": draw(st.integers(min_value=0, max_value=3)),
+        "dealer": draw(st.integers(min_value=0, max_value=seats - 1)),
         "deal": number,
-        "hands": [list(deck[seat * n : (seat + 1) * n]) for seat in range(4)],
-        "scores": draw(st.lists(st.integers(-3000, 3000), min_size=4, max_size=4)),
+        "hands": [list(deck[seat * n : (seat + 1) * n]) for seat in range(seats)],
+        "scores": draw(st.lists(st.integers(-3000, 3000), min_size=seats, max_size=seats)),
     }
     if n < 9:
-        deal["trump_card"] = deck[4 * n]
+        deal["trump_card"] = deck[seats * n]
     return deal, options
 
 
 def _cj_end(options: dict[str, Any], final: Any) -> None:
-    if len(final.forfeited) < 4:
+    seats = options.get("seats", 4)
+    if len(final.forfeited) < seats:
         assert len(final.history) == len(schedule(options))
         assert [row[1] for row in final.history] == [n for n, _ in schedule(options)]
     view = final.view(None)
-    assert view["result"] == final.result and len(view["ranking"]) == 4
-    stayed = [s for s in range(4) if s not in final.forfeited] or list(range(4))
+    assert view["result"] == final.result and len(view["ranking"]) == seats
+    stayed = [s for s in range(seats) if s not in final.forfeited] or list(range(seats))
     best = max(final.scores[s] for s in stayed)
     assert sorted(final.result) == [s for s in stayed if final.scores[s] == best]  # CJ-26
 
@@ -251,10 +262,18 @@ def _two_player_hand_end(tricks: int) -> Callable[[dict[str, Any], dict[str, Any
 CJ_OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"pulkas": "nines"},
+    {"pulkas": "short", "khishti": 0},
     {"khishti": -500, "moshla": False},
     {"khishti": -900, "premia": False},
     {"strict_joker": True},
     {"pulkas": "nines", "strict_joker": True, "khishti": -900, "moshla": False},
+    # CJ-29 / CJ-30: two and three seats, in every format.
+    {"seats": 3},
+    {"seats": 3, "pulkas": "nines", "khishti": 0},
+    {"seats": 3, "pulkas": "short", "strict_joker": True},
+    {"seats": 2},
+    {"seats": 2, "pulkas": "nines", "moshla": False},
+    {"seats": 2, "pulkas": "short", "khishti": -500},
 ]
 
 
@@ -275,11 +294,6 @@ class GameSpec:
     full_every: int = 1  # check every step in full, or every n-th (and a sample between)
     forfeit_rate: float = 0.0  # chance per step of a forfeit during whole matches
     max_steps: int = 6000
-    seats: tuple[int | None, ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        players = get_game(self.name).num_players
-        object.__setattr__(self, "seats", (*range(players), None))
 
 
 SPECS = {
@@ -464,7 +478,7 @@ def check_state(spec: GameSpec, state: Any, rng: random.Random, *, full: bool = 
     assert state.to_dict() == data  # refused actions (and applied ones) changed nothing
 
     spectator_hidden = state.hidden_cards(None)
-    for seat in spec.seats if full else [rng.choice(spec.seats)]:
+    for seat in seats_of(state) if full else [rng.choice(seats_of(state))]:
         view = state.view(seat)
         assert_json_ready(view)
         dumped = json.dumps(view)
@@ -499,7 +513,7 @@ def play_out(
         if state.to_act is None:
             return states, log
         if forfeits and rng.random() < spec.forfeit_rate:
-            seat = rng.randrange(len(spec.seats) - 1)
+            seat = rng.randrange(len(seats_of(state)) - 1)
             log.append(("forfeit", seat))
             after = state.forfeit(seat)
         else:
@@ -630,7 +644,7 @@ def test_a_two_player_forfeit_at_any_moment_ends_the_match_for_the_other_seat(
     assert over.phase is Phase.MATCH_OVER and over.to_act is None
     assert over.result == [1 - leaver] and over.legal_actions() == []
     assert over.scores == state.scores
-    for seat in spec.seats:
+    for seat in seats_of(over):
         assert over.view(seat)["forfeited"] == [leaver]
         assert over.hidden_cards(seat) == state.hidden_cards(seat)  # nothing is revealed
     check_state(spec, over, rng)
@@ -652,7 +666,7 @@ def test_a_classic_joker_forfeit_leaves_the_seat_to_a_bot(
     after = state.forfeit(leaver)
     assert after.phase is state.phase and after.to_act == state.to_act
     assert after.legal_actions() == state.legal_actions()
-    for seat in spec.seats:
+    for seat in seats_of(after):
         assert after.view(seat)["forfeited"] == [leaver]
     assert after.forfeit(leaver) == after  # forfeiting twice changes nothing
     check_state(spec, after, rng)

@@ -9,7 +9,7 @@ by that code, and the browser reads exactly those view keys, so both must still 
 - replaying the same actions gives the same stored dict and the same views, byte for byte
   (``json.dumps`` keeps key order, so a reordered or renamed key fails too);
 - ``from_dict`` reads every stored dict of that code into a state with the same views, and
-  writes it back unchanged.
+  writes it back unchanged (but for keys added since, with their defaults).
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ DATA = Path(__file__).with_name("data")
 # Keys added since the pin, at the end of views and stored states: the completed tricks of the
 # hand (public, for the computer players' memory). A state stored before them reads as none.
 ADDED_KEYS = ("hand_tricks",)
+# Table options added since the pin, with a default that is what the pinned matches played
+# (classic Joker's ``seats``: 4). A record without them reads as the default.
+ADDED_OPTIONS = ("seats",)
 GAMES = ("japanese_joker", "classic_joker", "japanese_whist")
 
 
@@ -46,7 +49,11 @@ def seat_of(key: str) -> int | None:
 
 def pinned_keys(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` without the keys added since the pin, the others in their order."""
-    return {key: value for key, value in record.items() if key not in ADDED_KEYS}
+    kept = {key: value for key, value in record.items() if key not in ADDED_KEYS}
+    if isinstance(kept.get("options"), dict):
+        options = kept["options"]
+        kept["options"] = {key: value for key, value in options.items() if key not in ADDED_OPTIONS}
+    return kept
 
 
 def assert_same_moment(state: Any, pinned: dict[str, Any]) -> None:
@@ -86,4 +93,5 @@ def test_states_stored_by_the_old_engines_load_and_store_back_unchanged(
     for step, pinned in matches(name)[index]["checkpoints"].items():
         state = game.from_dict(pinned["stored"])
         assert pinned_keys(state.to_dict()) == pinned["stored"], step
+        assert state.to_dict()["options"].get("seats", 4) == 4  # CJ-2: four by default
         assert_same_moment(state, pinned)

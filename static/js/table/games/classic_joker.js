@@ -13,6 +13,7 @@ import { TRICKS_POINTS_TOTAL } from "./shared.js";
 /** @type {import("./shared.js").GameRenderer} */
 const classicJoker = {
   seats: 4,
+  layout: "ring",
   scoresLabel: gettext("Score sheet"),
   trumpText: (view) => trumpWords("trump" in view ? view.trump : undefined, true),
   seatBadges: (view, seat) => (view.dealer === seat ? [gettext("dealer")] : []),
@@ -122,13 +123,14 @@ export default classicJoker;
 export function sheetTable(state, only) {
   const view = /** @type {View} */ (state.view);
   const sheet = view.sheet || { rows: [], pulkas: [] };
+  const seats = view.players; // 2, 3 or 4 (CJ-2)
   const wrap = el("div", "sheet-wrap");
   const table = el("table", "sheet");
   const caption = el("caption", "visually-hidden", gettext("Score sheet"));
   table.append(caption);
   const head = el("tr");
   head.append(el("th", "", gettext("Deal")));
-  for (let seat = 0; seat < 4; seat += 1) {
+  for (let seat = 0; seat < seats; seat += 1) {
     const name = el("th", "num seat-head", seatName(state, seat));
     name.title = seatName(state, seat); // cut with "…" on a narrow screen
     head.append(name);
@@ -150,7 +152,7 @@ export function sheetTable(state, only) {
       const deal = el("th", "deal");
       deal.append(el("span", "", String(row.deal)), el("span", "muted small", ` (${row.cards})`));
       tr.append(deal);
-      for (let seat = 0; seat < 4; seat += 1) {
+      for (let seat = 0; seat < seats; seat += 1) {
         const mark = row.marks[seat];
         const td = el("td", `num${mark ? ` mark-${mark}` : ""}`);
         const points = el("span", "points", String(row.points[seat]));
@@ -173,7 +175,7 @@ export function sheetTable(state, only) {
     }
     const total = el("tr", "pulka-total");
     total.append(el("th", "", fmt(gettext("Pulka %(pulka)s"), { pulka: pulka.pulka + 1 })));
-    for (let seat = 0; seat < 4; seat += 1) {
+    for (let seat = 0; seat < seats; seat += 1) {
       const td = el("td", "num", String(pulka.totals[seat]));
       if (pulka.premia.includes(seat))
         td.append(" ", el("span", "badge premia", gettext("premia")));
@@ -186,14 +188,14 @@ export function sheetTable(state, only) {
     const td = /** @type {HTMLTableCellElement} */ (
       el("td", "muted", gettext("No deal has been scored yet."))
     );
-    td.colSpan = 5;
+    td.colSpan = seats + 1;
     tr.append(td);
     tbody.append(tr);
   }
   const foot = el("tfoot");
   const sum = el("tr");
   sum.append(el("th", "", gettext("Total")));
-  for (let seat = 0; seat < 4; seat += 1) sum.append(el("td", "num", String(view.scores[seat])));
+  for (let seat = 0; seat < seats; seat += 1) sum.append(el("td", "num", String(view.scores[seat])));
   foot.append(sum);
   table.append(foot);
   wrap.append(table);

@@ -9,6 +9,7 @@ import { TRICKS_POINTS_TOTAL, spots, targetLine, targetScores, twoPlayerStats } 
 /** @type {import("./shared.js").GameRenderer} */
 const japaneseJoker = {
   seats: 2,
+  layout: "pair",
   scoresLabel: gettext("Scores"),
   trumpText: (view) => trumpWords("trump" in view ? view.trump : undefined, true),
   seatBadges: (view, seat) => (view.declarer === seat ? [gettext("declarer")] : []),

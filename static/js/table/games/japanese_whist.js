@@ -15,6 +15,7 @@ function contractWord(contract) {
 /** @type {import("./shared.js").GameRenderer} */
 const japaneseWhist = {
   seats: 2,
+  layout: "pair",
   scoresLabel: gettext("Scores"),
   // No bezi in Japanese Whist: a null trump is the spel-or-pass variant, which has no trump.
   trumpText: (view) => trumpWords("trump" in view ? view.trump : undefined, false),

@@ -22,7 +22,8 @@ import { fmt, seatName } from "../text.js";
  * One game's drawing: everything the generic TableView and the dialogs ask of a game. None of
  * them asks which game it is.
  * @typedef {object} GameRenderer
- * @property {number} seats
+ * @property {number} seats  the most seats (the page's data-seats says the table's)
+ * @property {"pair" | "ring"} layout  two seats face to face, or seats round the felt
  * @property {string} scoresLabel  the label of the scores tool
  * @property {(view: View | PreviousHand) => string} trumpText
  * @property {(view: View, seat: number) => string[]} seatBadges  role badges: dealer, declarer…
