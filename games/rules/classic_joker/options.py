@@ -13,17 +13,7 @@ NUM_PLAYERS = 4  # the most seats (CJ-2); the option ``seats`` chooses 2, 3 or 4
 SEAT_COUNTS = (4, 3, 2)
 
 OPTION_SPECS: tuple[Option, ...] = (
-    Option(
-        "seats",
-        gettext_noop("Players"),
-        SEAT_COUNTS,
-        NUM_PLAYERS,
-        value_labels=(
-            (4, gettext_noop("4 players")),
-            (3, gettext_noop("3 players")),
-            (2, gettext_noop("2 players")),
-        ),
-    ),
+    Option("seats", gettext_noop("Players"), SEAT_COUNTS, NUM_PLAYERS),
     Option(
         "pulkas",
         gettext_noop("Pulkas"),
