@@ -68,12 +68,22 @@ def test_a_classic_seat_that_forfeited_is_last_whatever_its_score():
 
 
 @given(
-    scores=st.lists(st.integers(-500, 800), min_size=4, max_size=4),
-    forfeited=st.sets(st.integers(0, 3)),
+    data=st.data(),
+    seats=st.sampled_from([2, 3, 4]),  # classic Joker at two, three or four seats (issue 30)
 )
-def test_classic_places_are_the_rules_engines_final_ranking(scores, forfeited):
+def test_classic_places_are_the_rules_engines_final_ranking(data, seats):
+    scores = data.draw(st.lists(st.integers(-500, 800), min_size=seats, max_size=seats))
+    forfeited = data.draw(st.sets(st.integers(0, seats - 1)))
     winners, places = final_ranking(scores, sorted(forfeited))
-    assert placements(seats=4, winners=winners, forfeited=forfeited, scores=scores) == places
+    assert placements(seats=seats, winners=winners, forfeited=forfeited, scores=scores) == places
+
+
+def test_three_classic_players_ranked_by_place_move_in_that_order():
+    """A free-for-all of three by placement, as of four (issue 30)."""
+    before = [Skill(mu=25.0, sigma=8.333)] * 3
+    first, second, third = rate(before, [1, 2, 3])
+    assert first.mu > second.mu > third.mu
+    assert abs(second.mu - 25.0) < abs(first.mu - 25.0)
 
 
 def test_the_rating_math_imports_no_django():
