@@ -205,11 +205,11 @@ else:
     (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 20}}  # for create_engine()
 CELERY_TASK_IGNORE_RESULT = True
-# Each task's priority (core/priorities.py) orders Redis's queue; a worker reserves only one
-# message per thread, so a burst of ratings it took early cannot run before a pairing enqueued
-# after them.
+# Each task's priority (core/priorities.py) orders Redis's queue. (A worker reserving one
+# message a thread, CELERY_WORKER_PREFETCH_MULTIPLIER = 1, was tried and dropped: kombu's Redis
+# ack fails during an outage before it frees the message's slot, and with eight slots a Redis
+# restart could leave the worker reserving nothing more: no sweeps, no forfeits.)
 CELERY_TASK_ROUTES = priorities.task_routes()
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -38,7 +38,6 @@ def taken_in_order(queue: str) -> list[tuple[str, list[int]]]:
 
 
 def test_an_arena_pass_enqueued_after_a_burst_of_match_ends_is_taken_first(real_broker):
-    assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
     with current_app.connection_for_write() as connection:
         for match in (1, 2):
             for name in ("ladder.tasks.rate_match", "tournaments.tasks.count_table"):
