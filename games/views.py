@@ -45,21 +45,13 @@ BEING_PLAYED_SHOWN = 8
 def lobby_page(request: HttpRequest) -> HttpResponse:
     player = request_player(request)
     filters = LobbyFilterForm(request.GET or None)
-    game, stake, before, speed, seats = lobby_filters(request.GET)
-    page = selectors.lobby_page(
-        player, game=game, stake=stake, speed=speed, seats=seats, before=before
-    )
+    chosen = lobby_filters(request.GET)._asdict()
+    before = chosen.pop("before")
+    page = selectors.lobby_page(player, before=before, **chosen)
     more_query = ""
     if page.more:
-        chosen = {
-            "game": game or "",
-            "stake": "" if stake is None else stake,
-            "speed": speed or "",
-            "seats": "" if seats is None else seats,
-        }
-        more_query = urlencode(
-            {"before": page.tables[-1].pk, **{k: v for k, v in chosen.items() if v != ""}}
-        )
+        kept = {key: value for key, value in chosen.items() if value not in (None, "")}
+        more_query = urlencode({"before": page.tables[-1].pk, **kept})
     flagged = hooks.low_completion(s.player_id for t in page.tables for s in t.seats.all())
     context = {
         "tables": [lobby_entry(table, flagged) for table in page.tables],
