@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from core.errors import ServiceError
 
@@ -85,31 +85,69 @@ def describe_options(game: str, options: Mapping[str, Any]) -> list[str]:
 
 @dataclass(frozen=True)
 class Pool:
-    """One pool; its ``id`` (``game/speed/stake/rated``) is what clients name it by."""
+    """One pool; its ``id`` is what clients name it by: ``game/speed/stake/rated``, and
+    ``/seats`` after it for a table smaller than the game's default (classic Joker at 3 or 2:
+    the ids of the pools that were there before seat counts stay as they were)."""
 
     game: str
     speed: str
     stake: int
     rated: bool
+    seats: int
 
     @property
     def id(self) -> str:
-        return f"{self.game}/{self.speed}/{self.stake}/{'rated' if self.rated else 'casual'}"
+        kind = "rated" if self.rated else "casual"
+        base = f"{self.game}/{self.speed}/{self.stake}/{kind}"
+        if not is_game(self.game) or self.seats == game_spec(self.game).seat_count(None):
+            return base  # (a game no longer offered: its finished matches' pools, as they were)
+        return f"{base}/{self.seats}"
 
-    @property
-    def seats(self) -> int:
-        return game_spec(self.game).seats
+    def table_options(self) -> dict[str, Any]:
+        """The options a table of this pool is made with: the ones that choose its seats."""
+        return dict(game_spec(self.game).seat_choices[self.seats])
 
 
 def pools() -> list[Pool]:
     """Every pool, in the order the lobby shows them."""
     return [
-        Pool(spec.id, speed, stake, rated)
+        Pool(spec.id, speed, stake, rated, seats)
         for spec in game_specs()
+        for seats in spec.seat_choices
         for speed in SPEED_SETTINGS
         for stake in settings.POOL_STAKES
         for rated in (False, True)
     ]
+
+
+def pool_variants() -> list[tuple[str, str, int, str]]:
+    """Quick play's games as the lobby offers them: (key, game, seats, title), one for each
+    number of seats a game may have; the key is the game's id for its default seats and
+    ``game:seats`` for the others (what static/js/play_now.js builds pool ids from)."""
+    return [
+        (
+            spec.id if not options else f"{spec.id}:{seats}",
+            spec.id,
+            seats,
+            seated_title(spec.id, seats),
+        )
+        for spec in game_specs()
+        for seats, options in spec.seat_choices.items()
+    ]
+
+
+def seated_title(game: str, seats: int) -> str:
+    """The game's title, with the number of players for a game whose tables may have several
+    ("Classic Joker, 3 players")."""
+    if not is_game(game):
+        return game
+    title = _(game_spec(game).title)
+    if len(game_spec(game).seat_choices) == 1:
+        return title
+    return ngettext("%(game)s, %(count)s player", "%(game)s, %(count)s players", seats) % {
+        "game": title,
+        "count": seats,
+    }
 
 
 def pool_named(pool_id: Any) -> Pool:

@@ -334,6 +334,8 @@ class PoolEntry(models.Model):
     speed = models.CharField(max_length=8, choices=Table.Speed.choices)
     stake = models.PositiveIntegerField()
     rated = models.BooleanField()
+    # The table's seats (classic Joker's pools are one per seat count: 4, 3 or 2).
+    seats = models.PositiveSmallIntegerField()
     # The player's rating in this game when they joined (the ladder's, through a hook): what
     # the pairing compares.
     rating = models.FloatField()
@@ -341,10 +343,17 @@ class PoolEntry(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["ticket", "game", "speed", "stake", "rated"], name="pool_entry_once"
+                fields=["ticket", "game", "speed", "stake", "rated", "seats"],
+                name="pool_entry_once_per_seats",
             )
         ]
-        indexes = [models.Index(fields=["game", "speed", "stake", "rated"])]
+        indexes = [
+            models.Index(
+                fields=["game", "speed", "stake", "rated", "seats"], name="pool_entry_pool"
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.ticket_id} in {self.game}/{self.speed}/{self.stake}/{self.rated}"
+        return (
+            f"{self.ticket_id} in {self.game}/{self.speed}/{self.stake}/{self.rated}/{self.seats}"
+        )

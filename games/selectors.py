@@ -109,14 +109,16 @@ def pool_counts() -> dict[str, dict[str, int]]:
     waiting = Counter(
         Pool(*row).id
         for row in PoolEntry.objects.filter(ticket__table__isnull=True).values_list(
-            "game", "speed", "stake", "rated"
+            "game", "speed", "stake", "rated", "seats"
         )
     )
     playing = Counter(
         Pool(*row).id
         for row in Seat.objects.filter(
             active=True, is_bot=False, table__visibility=Table.Visibility.POOL
-        ).values_list("table__game", "table__speed", "table__stake", "table__rated")
+        ).values_list(
+            "table__game", "table__speed", "table__stake", "table__rated", "table__seats_total"
+        )
     )
     for pool_id in set(waiting) | set(playing):
         counts[pool_id] = {"waiting": waiting[pool_id], "playing": playing[pool_id]}
@@ -132,7 +134,7 @@ def pool_ticket_public(player: Player | None) -> dict[str, Any] | None:
         return None
     return {
         "pools": [
-            Pool(entry.game, entry.speed, entry.stake, entry.rated).id
+            Pool(entry.game, entry.speed, entry.stake, entry.rated, entry.seats).id
             for entry in ticket.entries.all()
         ],
         "joined_at": ticket.joined_at.isoformat(),

@@ -21,7 +21,7 @@ from accounts.selectors import friends_of
 from core.errors import ServiceError
 
 from . import access, hooks, selectors
-from .catalog import GAME_TITLES, describe_options, pools
+from .catalog import GAME_TITLES, describe_options, pool_variants, pools
 from .forms import (
     STRENGTH_CHOICES,
     ComputerForm,
@@ -82,13 +82,18 @@ def _play_now(player: Player | None) -> dict[str, Any]:
     ratings = selectors.player_ratings(player)
     allowed = [pool for pool in pools() if not limited or (pool.stake == 0 and not pool.rated)]
     games = []
-    for key, title in GAME_TITLES.items():
-        here = [counts[pool.id] for pool in allowed if pool.game == key and pool.id in counts]
+    for key, game, seats, title in pool_variants():
+        here = [
+            counts[pool.id]
+            for pool in allowed
+            if (pool.game, pool.seats) == (game, seats) and pool.id in counts
+        ]
         games.append(
             {
                 "key": key,
+                "game": game,
                 "title": title,
-                "rating": ratings.get(key),
+                "rating": ratings.get(game),
                 "waiting": sum(count["waiting"] for count in here),
                 "playing": sum(count["playing"] for count in here),
             }

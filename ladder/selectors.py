@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games import access
-from games.catalog import GAME_TITLES, Pool
+from games.catalog import GAME_TITLES, Pool, seated_title
 from games.models import Match, Seat, Table
 from games.rules import game_specs
 
@@ -223,7 +223,7 @@ class PoolRecord:
 
     @property
     def game_title(self) -> str:
-        return str(GAME_TITLES.get(self.pool.game, self.pool.game))
+        return seated_title(self.pool.game, self.pool.seats)
 
     @property
     def speed_title(self) -> str:
@@ -241,6 +241,7 @@ def favourite_pools(*, player: Player, limit: int = FAVOURITE_POOLS) -> list[Poo
             speed=F("table__speed"),
             stake=F("table__stake"),
             rated=F("table__rated"),
+            seats=F("table__seats_total"),
         )
         .annotate(played=Count("pk"), wins=Count("pk", filter=_won()))
         .annotate(last=Max("table__match__ended_at"))
@@ -248,7 +249,9 @@ def favourite_pools(*, player: Player, limit: int = FAVOURITE_POOLS) -> list[Poo
     )
     return [
         PoolRecord(
-            Pool(row["game"], row["speed"], row["stake"], row["rated"]), row["played"], row["wins"]
+            Pool(row["game"], row["speed"], row["stake"], row["rated"], row["seats"]),
+            row["played"],
+            row["wins"],
         )
         for row in rows[:limit]
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from random import Random
 from typing import Any, TypeGuard
 
@@ -75,6 +76,17 @@ class GameSpec:
     def seat_count(self, options: Mapping[str, Any] | None) -> int:
         """The seats of a table with these options."""
         return self.engine.seat_count(options)
+
+    @cached_property
+    def seat_choices(self) -> dict[int, dict[str, Any]]:
+        """Each number of seats a table of the game may have, with the options that choose it
+        (none for the default's, first): found by asking the engine, so that quick play can
+        offer a pool per seat count without knowing which option it is."""
+        choices: dict[int, dict[str, Any]] = {self.seat_count(None): {}}
+        for option in self.options:
+            for value in option.choices:
+                choices.setdefault(self.seat_count({option.name: value}), {option.name: value})
+        return choices
 
     @property
     def options(self) -> tuple[Option, ...]:

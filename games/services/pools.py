@@ -131,6 +131,7 @@ def pool_join(
                 speed=pool.speed,
                 stake=pool.stake,
                 rated=pool.rated,
+                seats=pool.seats,
                 rating=ratings[pool.game].get(player.pk, 0.0),
             )
             for pool in chosen
@@ -225,6 +226,7 @@ def _candidate_statement(connection: BaseDatabaseWrapper) -> tuple[str, Columns[
         f"ON t.{quote(PoolTicket._meta.pk.column)} = e.{column(PoolEntry, 'ticket')} "
         f"WHERE e.{column(PoolEntry, 'game')} = %s AND e.{column(PoolEntry, 'speed')} = %s "
         f"AND e.{column(PoolEntry, 'stake')} = %s AND e.{column(PoolEntry, 'rated')} = %s "
+        f"AND e.{column(PoolEntry, 'seats')} = %s "
         f"AND t.{column(PoolTicket, 'table')} IS NULL "
         f"ORDER BY t.{column(PoolTicket, 'joined_at')}, t.{quote(PoolTicket._meta.pk.column)} "
         f"LIMIT %s{lock}"
@@ -234,12 +236,12 @@ def _candidate_statement(connection: BaseDatabaseWrapper) -> tuple[str, Columns[
 
 
 def _candidates(pool: Pool) -> list[tuple[PoolTicket, float]]:
-    """The tickets one pass may seat, oldest first, each with its rating in the pool. Inside
-    the pass's transaction."""
+    """The tickets one pass may seat, oldest first, with their rating: in the pass's transaction."""
     connection = connections["default"]
     sql, tickets = _candidate_statement(connection)
+    where: list[Any] = [pool.game, pool.speed, pool.stake, pool.rated, pool.seats]
     with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [pool.game, pool.speed, pool.stake, pool.rated, settings.POOL_BATCH])
+        cursor.execute(sql, [*where, settings.POOL_BATCH])
         rows = cursor.fetchall()
     return [(ticket, rating) for ticket, rating in (split(row, [tickets]) for row in rows)]
 
@@ -281,7 +283,7 @@ def _seat_group(pool: Pool, tickets: list[PoolTicket], now: datetime) -> Table |
             engine = get_game(pool.game)
             table = Table.objects.create(
                 game=pool.game,
-                options=engine.parse_options({}),
+                options=engine.parse_options(pool.table_options()),
                 stake=pool.stake,
                 speed=pool.speed,
                 visibility=Table.Visibility.POOL,
@@ -325,11 +327,11 @@ def pools_sweep(*, now: datetime | None = None) -> dict[str, int]:
     counts = {"tables": 0, "called_off": 0}
     waiting = (
         PoolEntry.objects.filter(ticket__table__isnull=True)
-        .values_list("game", "speed", "stake", "rated")
+        .values_list("game", "speed", "stake", "rated", "seats")
         .distinct()
     )
-    for game, speed, stake, rated in list(waiting):
-        counts["tables"] += len(pool_pair(Pool(game, speed, stake, rated), now=now))
+    for row in list(waiting):
+        counts["tables"] += len(pool_pair(Pool(*row), now=now))
     late = now - timedelta(seconds=settings.POOL_CONNECT_SECONDS)
     for table_id in list(
         Table.objects.filter(

@@ -73,10 +73,18 @@ function session() {
   }
 }
 
+// A pool id is game/speed/stake/kind, and /seats after it for a table smaller than the game's
+// default (classic Joker at 3 or 2); the panel's game boxes say `game` or `game:seats` (variant).
 /** @param {string} pool */
 function parts(pool) {
-  const [game, speed, stake, kind] = pool.split("/");
-  return { game, speed, stake, kind };
+  const [game, speed, stake, kind, seats] = pool.split("/");
+  return { game, speed, stake, kind, variant: seats ? `${game}:${seats}` : game };
+}
+
+/** @param {string} variant @param {string} speed @param {string} stake @param {string} kind */
+function poolId(variant, speed, stake, kind) {
+  const [game, seats] = variant.split(":");
+  return `${game}/${speed}/${stake}/${kind}${seats ? `/${seats}` : ""}`;
 }
 
 export class PlayNow {
@@ -185,7 +193,7 @@ export class PlayNow {
     for (const game of choice.games)
       for (const speed of choice.speeds)
         for (const stake of choice.stakes)
-          for (const kind of choice.kinds) pools.push(`${game}/${speed}/${stake}/${kind}`);
+          for (const kind of choice.kinds) pools.push(poolId(game, speed, stake, kind));
     return pools;
   }
 
@@ -462,14 +470,14 @@ export class PlayNow {
       const game = node.dataset.countFor;
       node.textContent = fmt(
         gettext("%(waiting)s waiting · %(playing)s playing"),
-        sum((p) => p.game === game && allowed(p)),
+        sum((p) => p.variant === game && allowed(p)),
       );
     }
     const chosen = new Set(this.poolsOf(this.choice()));
     this.summary.textContent = chosen.size
       ? fmt(
           gettext("Your choice: %(waiting)s waiting · %(playing)s playing"),
-          sum((p) => chosen.has(`${p.game}/${p.speed}/${p.stake}/${p.kind}`)),
+          sum((p) => chosen.has(poolId(p.variant, p.speed, p.stake, p.kind))),
         )
       : "";
   }
@@ -509,17 +517,17 @@ export class PlayNow {
       : clock((Date.now() + this.skew - since) / 1000);
   }
 
-  // The pools, a line a game: "Japanese Joker: Fast, Normal · Free · Casual".
+  // The pools, a line a game (and seats): "Japanese Joker: Fast, Normal · Free · Casual".
   /** @param {string[]} pools */
   describe(pools) {
     /** @type {Map<string, {speeds: Set<string>, stakes: Set<string>, kinds: Set<string>}>} */
     const games = new Map();
     for (const pool of pools) {
       const p = parts(pool);
-      if (!games.has(p.game))
-        games.set(p.game, { speeds: new Set(), stakes: new Set(), kinds: new Set() });
+      if (!games.has(p.variant))
+        games.set(p.variant, { speeds: new Set(), stakes: new Set(), kinds: new Set() });
       const entry = /** @type {{speeds: Set<string>, stakes: Set<string>, kinds: Set<string>}} */ (
-        games.get(p.game)
+        games.get(p.variant)
       );
       entry.speeds.add(p.speed);
       entry.stakes.add(p.stake);

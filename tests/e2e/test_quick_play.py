@@ -293,6 +293,31 @@ def test_two_players_in_one_rated_pool_meet_at_one_table_within_5_s(two_players,
         assert [seat["bot"] for seat in state["seats"]] == [False, False]
 
 
+def test_two_players_in_the_two_seat_classic_pool_meet_at_a_two_seat_table(two_players):
+    """Classic Joker is offered at 4, 3 and 2 seats, each its own pool: the one who ticked 3
+    and 2 and the one who ticked 2 meet at a two-seat table, and nobody at four seats."""
+    first, second = two_players
+    for person, variants in zip(
+        two_players, (["classic_joker:3", "classic_joker:2"], ["classic_joker:2"]), strict=True
+    ):
+        person.page.goto("/")
+        choose(person, variants, ["normal"], stakes=["0"], kinds=["casual"], fill="")
+    titles = first.page.locator("#pn-form .pn-game-title").all_inner_texts()
+    assert "Classic Georgian Joker, 2 players" in titles, titles
+    assert "Classic Georgian Joker, 3 players" in titles and "Japanese Joker" in titles, titles
+    play_now(first)
+    first.page.locator("#pn-leave").wait_for()
+    waiting = first.page.locator("#pn-pools").inner_text()
+    assert "2 players" in waiting and "3 players" in waiting, waiting
+    play_now(second)
+    tables = [at_a_playing_table(person, 5_000) for person in two_players]
+    assert tables[0] == tables[1]
+    for person in two_players:
+        state = person.page.evaluate("() => window.jokerTable.client.state")
+        assert state["game"] == "classic_joker" and len(state["seats"]) == 2, state
+        assert [seat["bot"] for seat in state["seats"]] == [False, False]
+
+
 def test_a_visitor_who_presses_play_now_waits_as_a_guest(browser, e2e_server, django_db_blocker):
     """No player yet: the button says it makes a guest, and once the page is back the guest
     waits in the pools ticked before."""

@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import CoinAccount, CoinTransaction, Player
 from accounts.selectors import coin_audit
 from core.errors import ServiceError
+from games import selectors
 from games.models import LiveServer, Match, PoolEntry, PoolTicket, Seat, Table, TableConnection
 from games.rules import game_specs
 from games.services import pool_tables, pools, tables
@@ -23,6 +24,8 @@ pytestmark = pytest.mark.django_db
 JJ_RATED_25 = "japanese_joker/fast/25/rated"
 JJ_CASUAL_FREE = "japanese_joker/normal/0/casual"
 CJ_CASUAL_FREE = "classic_joker/normal/0/casual"
+CJ3_CASUAL_FREE = "classic_joker/normal/0/casual/3"
+CJ2_CASUAL_FREE = "classic_joker/normal/0/casual/2"
 
 
 def _balance(player: Player) -> int:
@@ -44,11 +47,51 @@ def _pair(pool_id: str, now=None) -> list[int]:
     return committed(pools.pool_pair, pool=pools.pool_named(pool_id), now=now)
 
 
-def test_every_game_speed_stake_and_kind_is_a_pool():
+def test_every_game_seat_count_speed_stake_and_kind_is_a_pool():
     ids = {pool.id for pool in pools.pools()}
-    assert len(ids) == len(game_specs()) * 3 * 3 * 2  # the suite's toy game has its pools too
-    assert {JJ_RATED_25, JJ_CASUAL_FREE, CJ_CASUAL_FREE} <= ids
-    assert pools.pool_named(CJ_CASUAL_FREE).seats == 4
+    seat_counts = sum(len(spec.seat_choices) for spec in game_specs())  # the toy game's too
+    assert seat_counts == len(game_specs()) + 2  # classic Joker at 3 and 2 besides 4
+    assert len(ids) == seat_counts * 3 * 3 * 2
+    assert {JJ_RATED_25, JJ_CASUAL_FREE, CJ_CASUAL_FREE, CJ3_CASUAL_FREE, CJ2_CASUAL_FREE} <= ids
+    assert pools.pool_named(CJ_CASUAL_FREE).seats == 4  # its id is the one it always had
+    assert pools.pool_named(CJ3_CASUAL_FREE).seats == 3
+    assert pools.pool_named(JJ_CASUAL_FREE).seats == 2
+    for not_a_pool in (f"{CJ_CASUAL_FREE}/4", f"{JJ_CASUAL_FREE}/2", f"{CJ_CASUAL_FREE}/5"):
+        with pytest.raises(ServiceError):
+            pools.pool_named(not_a_pool)
+
+
+def test_each_seat_count_is_its_own_pool_and_seats_a_table_of_that_size(alice, bob, carol):
+    pools.pool_join(player=alice, pool_ids=[CJ3_CASUAL_FREE, CJ2_CASUAL_FREE])
+    pools.pool_join(player=bob, pool_ids=[CJ3_CASUAL_FREE, CJ_CASUAL_FREE])
+    pools.pool_join(player=carol, pool_ids=[CJ3_CASUAL_FREE])
+    assert selectors.pool_ticket_public(alice)["pools"] == [CJ3_CASUAL_FREE, CJ2_CASUAL_FREE]
+    counts = selectors.pool_counts()
+    assert counts[CJ3_CASUAL_FREE]["waiting"] == 3
+    assert counts[CJ2_CASUAL_FREE]["waiting"] == 1 and counts[CJ_CASUAL_FREE]["waiting"] == 1
+    assert _pair(CJ2_CASUAL_FREE) == [] and _pair(CJ_CASUAL_FREE) == []  # one each: nobody
+    [table_id] = _pair(CJ3_CASUAL_FREE)
+    table = Table.objects.get(pk=table_id)
+    assert (table.seats_total, table.options["seats"]) == (3, 3)
+    seats = Seat.objects.filter(table=table)
+    assert sorted(s.position for s in seats) == [0, 1, 2]
+    assert {s.player_id for s in seats} == {alice.pk, bob.pk, carol.pk}
+    for player in (alice, bob):
+        assert not _arrive(table_id, player)
+    assert _arrive(table_id, carol)
+    match = Match.objects.get(table=table)
+    assert match.options["seats"] == 3 and len(match.state["scores"]) == 3
+    assert selectors.pool_counts()[CJ3_CASUAL_FREE] == {"waiting": 0, "playing": 3}
+
+
+def test_computers_fill_a_two_seat_classic_table(alice):
+    pools.pool_join(player=alice, pool_ids=[CJ2_CASUAL_FREE], fill_after_seconds=10)
+    [table_id] = _pair(CJ2_CASUAL_FREE, now=timezone.now() + timedelta(seconds=11))
+    table = Table.objects.get(pk=table_id)
+    assert (table.seats_total, table.options["seats"]) == (2, 2)
+    assert sorted(s.is_bot for s in Seat.objects.filter(table=table)) == [False, True]
+    assert _arrive(table_id, alice)
+    assert Match.objects.get(table=table).status == Match.Status.PLAYING
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from accounts.models import Player
-from games.catalog import GAME_TITLES
+from games.catalog import seated_title
 from games.models import Match, Seat, Table
 from games.services import tables
 from ladder import selectors
@@ -196,7 +196,8 @@ def test_the_favourite_pools_are_the_three_most_played_with_their_wins(pooled, b
         ("classic_joker/normal/25/rated", 2, 1),
         ("japanese_whist/relaxed/0/casual", 2, 0),
     ]
-    assert favourites[1].game_title == "Classic Georgian Joker"
+    assert favourites[1].game_title == "Classic Georgian Joker, 4 players"  # it has 3 and 2 too
+    assert favourites[0].game_title == "Japanese Joker"  # always 2
     assert favourites[2].speed_title == "Relaxed"
     assert [(f.pool.id, f.played, f.wins) for f in selectors.favourite_pools(player=bob)][:2] == [
         ("japanese_joker/fast/0/casual", 3, 1),
@@ -216,7 +217,7 @@ def test_the_profile_shows_the_favourite_pools(pooled):
         ("japanese_joker/fast/0/casual", "Japanese Joker Fast Casual Free 3 matches, 2 won"),
         (
             "classic_joker/normal/25/rated",
-            "Classic Georgian Joker Normal Rated ◎ 25 2 matches, 1 won",
+            "Classic Georgian Joker, 4 players Normal Rated ◎ 25 2 matches, 1 won",
         ),
         ("japanese_whist/relaxed/0/casual", "Japanese Whist Relaxed Casual Free 2 matches, 0 won"),
     ]
@@ -245,11 +246,12 @@ def test_the_speeds_and_pools_are_in_the_readers_language(pooled, language, how,
     else:
         html = client.get("/players/alice/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     with translation.override(language):
-        game = str(GAME_TITLES[CJ])
+        game = seated_title(CJ, 4)
         speed = str(Table.Speed.NORMAL.label)
         rated = translation.gettext("Rated")
         matches = translation.gettext("Matches")
-    assert game != "Classic Georgian Joker" and speed != "Normal" and rated != "Rated"
+    assert not game.startswith("Classic Georgian Joker") and "players" not in game
+    assert speed != "Normal" and rated != "Rated"
     pool, row = pool_rows(html)[1]
     assert pool == "classic_joker/normal/25/rated"
     assert row.startswith(f"{game} {speed} {rated} ◎ 25 2")
