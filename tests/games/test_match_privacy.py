@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Match
-from games.rules import get_game
+from games.rules import game_spec, get_game
 from tests.support.live import (
     Sock,
     card_codes,
@@ -30,6 +30,8 @@ GAMES = [
     ("japanese_joker", {"points": 11}),
     ("japanese_whist", {"points": 5}),
     ("classic_joker", {}),
+    ("classic_joker", {"seats": 3, "pulkas": "short"}),  # CJ-29: the undealt cards hidden too
+    ("classic_joker", {"seats": 2, "khishti": 0}),
 ]
 
 
@@ -77,9 +79,11 @@ def admin_client() -> Client:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize(
+    ("game", "options"), GAMES, ids=[g + str(o.get("seats", "")) for g, o in GAMES]
+)
 async def test_no_page_or_socket_shows_the_seed_or_a_hidden_card_of_a_running_match(game, options):
-    seats = 4 if game == "classic_joker" else 2
+    seats = game_spec(game).seat_count(options)
     names = ["alice", "bob", "carol", "dave"][:seats]
     players = [await sync_to_async(make_player)(name) for name in names]
     eve = await sync_to_async(make_player)("eve")

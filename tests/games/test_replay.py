@@ -23,6 +23,8 @@ GAMES = [
     ("japanese_whist", 2, {"points": 5}),
     ("japanese_whist", 2, {"variant": "spel_pass", "points": 5}),
     ("classic_joker", 4, {}),
+    ("classic_joker", 3, {"seats": 3, "pulkas": "short"}),
+    ("classic_joker", 2, {"seats": 2, "pulkas": "short", "khishti": 0}),
 ]
 
 
@@ -38,7 +40,9 @@ def verify(*args: object, **options: object) -> tuple[str, str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=[g[0] + str(g[2]) for g in GAMES])
+@pytest.mark.parametrize(
+    ("game", "seats", "options"), GAMES, ids=[f"{g[0]}{g[1]}{g[2]}" for g in GAMES]
+)
 def test_a_whole_random_match_replays_to_the_stored_state_and_result(people, game, seats, options):
     table = start(game, people[:seats], options=options)
     match = play_out(table, random.Random(7), timeouts=3)
@@ -63,6 +67,45 @@ def test_a_classic_match_with_a_forfeit_and_a_computer_replays_and_verifies(peop
     steps = history.match_steps(match, history.match_events(match))
     assert steps[-1].state.to_dict() == match.state
     assert verify(match.pk)[0].startswith("OK")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [3, 2])
+def test_a_small_classic_table_replays_without_its_undealt_cards_and_its_export_verifies(
+    people, seats, tmp_path
+):
+    """CJ-29: the cards nobody is dealt at 2 or 3 seats are on no replay step (the seed gives
+    them); the export lists each deal as the seed made it, and a swap between a hand and the
+    cards out of play is named."""
+    table = start("classic_joker", people[:seats], options={"seats": seats, "pulkas": "short"})
+    match = play_out(table, random.Random(seats))
+    assert match.status == Match.Status.FINISHED and len(match.result["scores"]) == seats
+    steps = history.match_steps(match, history.match_events(match))
+    shown = replay.replay_steps(steps)
+    for step, replayed in zip(steps, shown, strict=True):
+        undealt = step.state.to_dict()["undealt"]
+        assert len(undealt) == 36 - 9 * seats
+        # (the last trick shown at a deal's start is the previous deal's, whose cards they were)
+        view = json.dumps({k: v for k, v in replayed["view"].items() if k != "last_trick"})
+        assert not [card for card in undealt if f'"{card}"' in view], replayed["step"]
+    assert len(shown[0]["view"]["hands"]) == seats
+    dealt = {start.state.hand_number: start.state.to_dict() for start in replay.hand_starts(steps)}
+
+    response = client_for(people[0]).get(f"/matches/{match.pk}/export/")
+    record = json.loads(response.content)
+    assert len(record["players"]) == seats and record["options"]["seats"] == seats
+    assert len(record["deals"]) == 8  # the short format: two pulkas of four nines
+    for deal in record["deals"]:
+        assert len(deal["cards"]["hands"]) == seats
+        assert deal["cards"]["undealt"] == dealt[deal["hand"]]["undealt"]
+    path = tmp_path / "match.json"
+    path.write_bytes(response.content)
+    assert verify(file=str(path))[0].startswith(f"OK: {path}")
+    cards = record["deals"][0]["cards"]
+    cards["hands"][0][0], cards["undealt"][0] = cards["undealt"][0], cards["hands"][0][0]
+    path.write_text(json.dumps(record))
+    _, err = _verify_failure(file=str(path))
+    assert "DIFFERS: deal of hand 1: hands, undealt differ from what the seed gives" in err
 
 
 def test_a_two_seat_forfeit_and_an_admin_cancel_verify(people):

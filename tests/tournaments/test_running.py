@@ -247,6 +247,47 @@ def test_a_swiss_event_pairs_its_rounds_with_a_bye_and_no_repeats():
     assert TournamentTable.objects.filter(tournament=tournament, counted=False).count() == 0
 
 
+@pytest.mark.slow
+def test_a_swiss_event_of_three_seat_classic_tables_seats_threes_and_ranks_by_place():
+    """Classic Joker at three seats (the event's options): seven entrants sit at two tables of
+    three and one has the round's bye; a finished table scores its seats by place."""
+    people = [make_player(f"trio{index}") for index in range(7)]
+    tournament = arena(
+        format=Tournament.Format.SWISS,
+        rounds=2,
+        duration_minutes=None,
+        game="classic_joker",
+        options={"seats": 3, "pulkas": "short"},
+    )
+    assert selectors.seats_of(tournament) == 3
+    for player in people:
+        tournament_join(player=player, tournament_id=tournament.pk)
+    committed(tournament_start, tournament_id=tournament.pk)
+    rng = random.Random(3)
+    for round_number in (1, 2):
+        tournament.refresh_from_db()
+        assert tournament.round_number == round_number
+        tables = live_tables(tournament)
+        assert len(tables) == 2 and all(table.seats_total == 3 for table in tables)
+        assert all(len(players_at(table)) == 3 for table in tables)
+        for table in tables:
+            match = play_to_the_end(table, rng)
+            assert match.status == Match.Status.FINISHED and len(match.result["scores"]) == 3
+        tournaments_tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    results = TournamentResult.objects.filter(tournament=tournament).exclude(tournament_table=None)
+    by_table: dict[int, list[int]] = {}
+    for table_id, place, seats in results.values_list("tournament_table", "place", "seats"):
+        assert seats == 3
+        by_table.setdefault(table_id, []).append(place)
+    assert len(by_table) == 4  # two tables a round, each seat placed 1 to 3 (ties share one)
+    assert all(
+        len(places) == 3 and min(places) == 1 and max(places) <= 3 for places in by_table.values()
+    )
+    assert TournamentResult.objects.filter(tournament=tournament, place=None).count() == 2
+
+
 def test_an_arena_player_who_never_comes_to_the_table_is_paused(alice, bob):
     tournament = arena()
     for player in (alice, bob):
