@@ -70,28 +70,37 @@ def test_japanese_joker_deals_by_hand():
             ]
 
 
-def test_classic_joker_deals_by_hand():
-    starts = replay.hand_starts(steps_of("classic_joker", {}, moves=300))
+@pytest.mark.parametrize(
+    ("seats", "pulkas"), [(4, "standard"), (3, "standard"), (2, "standard"), (3, "short")]
+)
+def test_classic_joker_deals_by_hand(seats, pulkas):
+    options = {"seats": seats, "pulkas": pulkas}
+    starts = replay.hand_starts(steps_of("classic_joker", options, moves=100 * seats))
     assert len(starts) >= 4
-    first_dealer = random.Random(f"{SEED}:0").randrange(4)
-    schedule = [*range(1, 9), 9, 9, 9, 9, *range(8, 0, -1), 9, 9, 9, 9]
+    first_dealer = random.Random(f"{SEED}:0").randrange(seats)
+    schedule = {
+        "standard": [*range(1, 9), 9, 9, 9, 9, *range(8, 0, -1), 9, 9, 9, 9],
+        "short": [9] * 8,
+    }[pulkas]
     for step in starts:
         n = step.state.to_dict()["deal_number"]
         cards = schedule[n - 1]
-        dealer = (first_dealer + n - 1) % 4
+        dealer = (first_dealer + n - 1) % seats
         deck = list(JOKER_DECK)
         random.Random(f"{SEED}:{n}").shuffle(deck)
-        dealt: list[list[str]] = [[], [], [], []]
-        for k in range(4 * cards):
-            dealt[(dealer + 1 + k) % 4].append(deck[k])
+        dealt: list[list[str]] = [[] for _ in range(seats)]
+        for k in range(seats * cards):
+            dealt[(dealer + 1 + k) % seats].append(deck[k])
         stored = step.state.to_dict()
         assert stored["dealer"] == dealer
         if cards < 9:
             assert [sorted(h) for h in stored["hands"]] == [sorted(h) for h in dealt]
-            assert stored["trump_card"] == deck[4 * cards]
+            assert stored["trump_card"] == deck[seats * cards]
+            assert sorted(stored["undealt"]) == sorted(deck[seats * cards + 1 :])
         else:
             assert stored["hands"] == [h[:3] for h in dealt]
             assert stored["pending"] == [h[3:] for h in dealt]
+            assert sorted(stored["undealt"]) == sorted(deck[seats * 9 :])
 
 
 @pytest.mark.parametrize("variant", ["trumps", "spel_pass"])
