@@ -19,6 +19,7 @@ from accounts.models import Player
 from . import access, replay
 from .models import Match, MatchEvent, Seat, Table
 from .rules import RulesError
+from .rules.cards import deal_algorithm
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 RESULTS = ("won", "lost", "aborted")
@@ -87,6 +88,7 @@ def match_record(
         ],
         "seed": match.seed,
         "seed_hash": match.seed_hash,
+        "deal_algorithm": deal_algorithm(match.seed),
         "deals": [
             {"hand": step.state.hand_number, "cards": replay.deal_cards(step.state)}
             for step in replay.hand_starts(steps)

@@ -219,7 +219,8 @@ class Match(models.Model):
     options = models.JSONField(default=dict)
     speed = models.CharField(max_length=8, choices=Table.Speed.choices, default=Table.Speed.NORMAL)
     # Secret until the match ends; its hash may be shown from the start (provably fair).
-    seed = models.CharField(max_length=64)
+    # 64 hex digits, after ``sha256:`` for the SHA-256 deal (games/rules/cards.py).
+    seed = models.CharField(max_length=80)
     seed_hash = models.CharField(max_length=64)
     state = jsontext.JSONField()  # written on every move: encoded and read by orjson
     version = models.PositiveIntegerField(default=0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .rules import RulesError, State, game_spec, get_game, is_game
-from .rules.cards import sorted_cards
+from .rules.cards import deal_algorithm, sorted_cards
 
 EXPORT_FORMAT = "joker-match"
 EXPORT_VERSION = 1
@@ -214,6 +214,12 @@ def verify(record: Mapping[str, Any], stored_state: Mapping[str, Any] | None = N
         problems.append(
             f"seed_hash: SHA-256 of the seed is {seed_hash(seed)}, "
             f"but the record commits to {record.get('seed_hash')}"
+        )
+    algorithm = record.get("deal_algorithm", deal_algorithm(seed))  # (not in older records)
+    if algorithm != deal_algorithm(seed):
+        problems.append(
+            f"deal_algorithm: the seed deals with {deal_algorithm(seed)}, "
+            f"the record says {algorithm}"
         )
     game = record.get("game")
     if not is_game(game):

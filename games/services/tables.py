@@ -9,7 +9,6 @@ final guard when one player races themselves from two tabs.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,6 +27,7 @@ from .. import access, hooks, realtime
 from ..catalog import GAME_TITLES, STAKES
 from ..models import Match, Seat, Table
 from ..rules import RulesError, get_game
+from ..rules.cards import new_seed
 from ..rules_text import rules_message
 from .lobby import table_publish
 from .matches import match_started
@@ -286,7 +286,7 @@ def _close(table: Table, status: str) -> None:
 def table_start(table: Table) -> Match | None:
     """Deal the first hand from a fresh secret seed and take every stake, all or nothing."""
     seats = list(table.seats.select_related("player").order_by("position"))
-    seed = secrets.token_hex(32)
+    seed = new_seed()
     try:
         with transaction.atomic():
             match = Match.objects.create(

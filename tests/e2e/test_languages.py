@@ -17,7 +17,7 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 # Player names are data, "Domino Coin" is a name, and the language menu names English itself.
 SAME_IN_EVERY_LANGUAGE = {"Guest", "Domino", "Coin", "English"}
 # The seed's commitment on the table page is data, and SHA-256 a name (issue 16).
-HEX_DIGEST = re.compile(r"\b[0-9a-f]{64}\b|SHA-256")
+HEX_DIGEST = re.compile(r"(?:sha256:)?\b[0-9a-f]{64}\b|SHA-256")
 
 
 def untranslated(text: str) -> set[str]:

@@ -250,7 +250,7 @@ def test_the_last_seat_starts_the_match_with_stakes_in_escrow(alice, bob):
     state = get_game("japanese_joker").from_dict(match.state)
     assert state.phase == "trump"
     assert len(state.view(state.to_act)["hand"]) == 3  # the first three cards, dealt
-    assert len(match.seed) == 64 and match.seed not in str(state.view(0))
+    assert len(match.seed) == 71 and match.seed not in str(state.view(0))
     assert CoinAccount.objects.get(match_id=match.pk).balance == 200
     assert (wallet_of(alice).balance, wallet_of(bob).balance) == (900, 900)
     assert coin_audit().ok
