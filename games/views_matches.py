@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
@@ -24,6 +25,7 @@ from accounts.models import Player
 from . import history, hooks, replay
 from .catalog import GAME_TITLES, describe_options
 from .models import Match
+from .rules import game_specs
 
 RECENT_PER_GAME = 10
 
@@ -180,3 +182,21 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response
+
+
+@require_GET
+def fairness_page(request: HttpRequest) -> HttpResponse:
+    """The browser's check of a finished match (docs/fairness.md § Check a match in the
+    browser): the page gets the record (a file, pasted text, or this site's export of
+    ``?match=<id>``) and checks it with no help from the server, by the games' deal modules."""
+    match_id = request.GET.get("match", "")
+    checkers = {
+        spec.id: {"module": static(spec.deal_check), "title": str(GAME_TITLES[spec.id])}
+        for spec in game_specs()
+        if spec.deal_check
+    }
+    context = {
+        "match_id": match_id if match_id.isdigit() and len(match_id) < 19 else "",
+        "checkers": checkers,
+    }
+    return render(request, "games/fairness.html", context)

@@ -53,6 +53,11 @@ class GameSpec:
     every card the spectator's view leaves face down (beside ``hands``), from the stored state
     (``to_dict``), and ``deal_keys`` the keys of the stored state, beside ``hands``, that say
     where a deal put its cards (the export's ``deals``).
+
+    For the browser's check of a finished match (``/fairness/``): ``deal_check`` is the static
+    path of an ES module whose ``dealCards(seed, options, hand)`` gives a deal's ``cards`` as the
+    export writes them, by docs/fairness.md § The derivation ("": the page checks the seed's
+    commitment only).
     """
 
     id: str
@@ -67,6 +72,7 @@ class GameSpec:
     playout_points: Callable[[Any, Any], Sequence[int]] = score_gain  # (start, end) states
     open_cards: Callable[[Mapping[str, Any]], dict[str, Any]] = no_more_cards
     deal_keys: tuple[str, ...] = ()
+    deal_check: str = ""
 
     @property
     def seats(self) -> int:

@@ -144,6 +144,7 @@ SPEC = GameSpec(
     engine=GAME,
     help_slug=NAME,
     renderer="js/table/games/classic_joker.js",
+    deal_check="js/verify/games/classic_joker.js",
     seen=bot.seen,
     seen_in_world=bot.seen_in_world,
     resample=bot.resample,

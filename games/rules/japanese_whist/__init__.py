@@ -52,6 +52,7 @@ SPEC = GameSpec(
     engine=GAME,
     help_slug=NAME,
     renderer="js/table/games/japanese_whist.js",
+    deal_check="js/verify/games/japanese_whist.js",
     seen=bot.seen,
     seen_in_world=bot.seen_in_world,
     resample=bot.resample,
