@@ -56,6 +56,7 @@ def generator(seed: str, label: int):
 def seed(request) -> str:
     return request.param
 
+
 # docs/fairness.md: the 36-card deck in its fixed order; the 52-card deck likewise.
 JOKER_DECK = (
     [r + "S" for r in "789TJQKA"]
