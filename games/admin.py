@@ -46,6 +46,8 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ["=id", "creator__name", "seats__player__name"]
     list_select_related = ["creator"]
     readonly_fields = ["password_hash", "created_at", "last_activity_at", "started_at", "ended_at"]
+    # The server's secret for the deal stays secret until the match ends (games/entropy.py).
+    exclude = ["entropy_secret", "reveal_asked_at"]
     raw_id_fields = ["creator", "rematch_of"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]
@@ -60,6 +62,7 @@ class SeatAdmin(admin.ModelAdmin):
     list_filter = ["active", "forfeited", "is_bot", "table__game"]
     search_fields = ["player__name", "=table__id"]
     list_select_related = ["table", "player"]
+    exclude = ["entropy_revealed"]  # kept to the match's record, shown once it ends
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -104,7 +107,7 @@ class MatchAdmin(admin.ModelAdmin):
         "started_at",
         "ended_at",
     ]
-    exclude = ["seed", "state"]
+    exclude = ["seed", "state", "entropy"]
     date_hierarchy = "started_at"
     actions = ["cancel_and_refund"]
 

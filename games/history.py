@@ -89,6 +89,7 @@ def match_record(
         "seed": match.seed,
         "seed_hash": match.seed_hash,
         "deal_algorithm": deal_algorithm(match.seed),
+        "entropy": match.entropy,
         "deals": [
             {"hand": step.state.hand_number, "cards": replay.deal_cards(step.state)}
             for step in replay.hand_starts(steps)

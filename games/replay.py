@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .entropy import entropy_problems
 from .rules import RulesError, State, game_spec, get_game, is_game
 from .rules.cards import deal_algorithm, sorted_cards
 
@@ -221,6 +222,8 @@ def verify(record: Mapping[str, Any], stored_state: Mapping[str, Any] | None = N
             f"deal_algorithm: the seed deals with {deal_algorithm(seed)}, "
             f"the record says {algorithm}"
         )
+    if record.get("entropy"):  # (not in the records of the matches before player entropy)
+        problems += entropy_problems(record["entropy"], seed)
     game = record.get("game")
     if not is_game(game):
         return [*problems, f"game: {game!r} is not a game of this site"]

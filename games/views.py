@@ -39,6 +39,9 @@ from .services.lobby import lobby_entry, speed_text, speed_title
 
 # The lobby lists this many of the newest matches being played, to watch.
 BEING_PLAYED_SHOWN = 8
+# The hidden field a page fills with the SHA-256 of its value for the deal when it sits
+# (static/js/entropy.js; services.entropy): optional, checked by the services.
+ENTROPY_FIELD = "entropy_commitment"
 
 
 @require_GET
@@ -131,6 +134,7 @@ def table_create(request: HttpRequest, game: str) -> HttpResponse:
                 visibility=form.cleaned_data["visibility"],
                 password=form.cleaned_data["password"],
                 rated=form.cleaned_data["rated"],
+                entropy_commitment=request.POST.get(ENTROPY_FIELD, ""),
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -195,10 +199,15 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     form = JoinForm(request.POST)
     password = form.cleaned_data["password"] if form.is_valid() else ""
     address = client_ip(request)
+    commitment = request.POST.get(ENTROPY_FIELD, "")
     _act(
         request,
         lambda p: tables.table_join(
-            player=p, table_id=table_id, password=password, client_ip=address
+            player=p,
+            table_id=table_id,
+            password=password,
+            client_ip=address,
+            entropy_commitment=commitment,
         ),
         "",
     )
@@ -250,10 +259,15 @@ def practice_start(request: HttpRequest, game: str) -> HttpResponse:
         messages.error(request, _("Choose the computer's strength: easy or strong."))
         return redirect("home")
     strength = form.cleaned_data["strength"]
+    commitment = request.POST.get(ENTROPY_FIELD, "")
     started: list[Table] = []
     if _act(
         request,
-        lambda p: started.append(bots.practice_start(player=p, game=game, strength=strength)),
+        lambda p: started.append(
+            bots.practice_start(
+                player=p, game=game, strength=strength, entropy_commitment=commitment
+            )
+        ),
         "",
     ):
         return redirect("table", table_id=started[0].pk)

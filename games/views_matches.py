@@ -144,6 +144,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "step": step,
         "step_count": len(steps),
         "panels": hooks.match_page_panels(request, match, seats),
+        "entropy": match.entropy or None,
+        "entropy_seats": [
+            {"name": seat.player.display_name, **entry}
+            for seat, entry in zip(seats, (match.entropy or {}).get("seats", []), strict=False)
+        ],
     }
     return render(request, "games/match_page.html", context)
 

@@ -96,7 +96,7 @@ GAMES_SEAT_FORFEITED = [
 GAMES_MATCH_ENDED = ["tournaments.hooks.match_ended"]
 GAMES_SOCKET_OPENED = ["social.services.cooldowns.lapse_clear"]
 GAMES_SOCKETS_LOST = ["social.services.cooldowns.server_lost"]
-GAMES_TABLE_SOCKET_HANDLERS = ["social.sockets.TABLE_CHAT"]
+GAMES_TABLE_SOCKET_HANDLERS = ["games.entropy_socket.TABLE_ENTROPY", "social.sockets.TABLE_CHAT"]
 GAMES_LOW_COMPLETION = ["social.selectors.low_completion"]
 GAMES_LOBBY_PAGE_CONTEXT = ["social.selectors.lobby_page_context"]
 GAMES_TABLE_PAGE_CONTEXT = [
@@ -165,6 +165,11 @@ POOL_COUNTS_SECONDS = float(os.environ.get("POOL_COUNTS_SECONDS", 5))
 # The pairing pass (beat), and the most tickets of one pool it looks at in one pass.
 POOL_SWEEP_SECONDS = float(os.environ.get("POOL_SWEEP_SECONDS", 1))
 POOL_BATCH = int(os.environ.get("POOL_BATCH", 400))
+
+# Player entropy (docs/fairness.md § Player entropy): a full table waits this long at most for
+# the seats that committed to a value to reveal it; a seat whose value is not in by then gets the
+# server's value for it.
+ENTROPY_REVEAL_SECONDS = float(os.environ.get("ENTROPY_REVEAL_SECONDS", 5))
 
 # --- Tournaments (docs/tournaments.md) ------------------------------------------------------------
 # An arena's length, in minutes, and a Swiss event's most rounds, whoever makes the event.

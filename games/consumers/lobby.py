@@ -26,10 +26,11 @@ from core.websocket import GuardedJsonConsumer
 
 from .. import hooks, realtime
 from ..catalog import GAME_TITLES, describe_options
+from ..entropy_socket import reveal_frame
 from ..forms import LobbyFilters, lobby_filters
 from ..models import Table
 from ..selectors import friends_online, lobby_page, player_ratings, pool_counts, pool_ticket_public
-from ..services import pools
+from ..services import entropy, pools
 from ..services.lobby import lobby_entry, speed_words
 
 
@@ -122,6 +123,8 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             await self.send_json({"type": "tables", "before": before, **page})
         elif kind in ("pool_join", "pool_leave"):
             await self._pool(kind, content)
+        elif kind == "entropy_reveal":
+            await self._reveal(content)
         else:
             text = gettext("The lobby understands %(ping)s, %(sync)s and %(more)s.") % {
                 "ping": '{"type": "ping"}',
@@ -129,6 +132,27 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                 "more": '{"type": "more", "before": 12}',
             }
             await self.bad_message(text)
+
+    async def _reveal(self, content: dict[str, Any]) -> None:
+        """The waiting room reveals its value for the deal (docs/protocol.md § Player entropy)."""
+        table = content.get("table")
+        if type(table) is not int or not 0 < table < 2**63:
+            await self.bad_message(gettext("'table' must be a table id."))
+            return
+        try:
+            await run_db(
+                entropy.entropy_reveal,
+                table_id=table,
+                player=self.player,
+                value=content.get("value"),
+            )
+        except ServiceError as error:
+            await self.send_error(error.code, str(error))
+            return
+        except OperationalError:
+            await self.send_error("busy", gettext("The server is busy; try again."))
+            return
+        await self.send_json({"type": "entropy_revealed", "table": table})
 
     async def _pool(self, kind: str, content: dict[str, Any]) -> None:
         """Quick play (docs/protocol.md § Quick play): the services check everything sent."""
@@ -177,6 +201,9 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def player_invited(self, event: dict[str, Any]) -> None:
         game_title = str(GAME_TITLES[event["game"]])
         await self.send_json({**event, "type": "invitation", "game_title": game_title})
+
+    async def player_reveal(self, event: dict[str, Any]) -> None:
+        await self.send_json(reveal_frame(event))
 
     async def player_match_started(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "match_started"})

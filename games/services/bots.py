@@ -83,10 +83,16 @@ def seat_computer(table: Table, position: int, strength: str) -> Seat:
 
 
 def practice_start(
-    *, player: Player, game: str, strength: str, options: dict[str, Any] | None = None
+    *,
+    player: Player,
+    game: str,
+    strength: str,
+    options: dict[str, Any] | None = None,
+    entropy_commitment: str = "",
 ) -> Table:
     """Play the computer at once: a free, casual table, every other seat a computer of
-    ``strength``, the match started in the same transaction (no waiting room)."""
+    ``strength``, the match started in the same transaction (no waiting room), or, when the
+    player committed to a value for the deal, as soon as their page reveals it."""
     _check_strength(strength)
     with transaction.atomic():
         table = table_create(
@@ -96,6 +102,7 @@ def practice_start(
             stake=0,
             visibility=Table.Visibility.PUBLIC,
             rated=False,
+            entropy_commitment=entropy_commitment,
         )
         table = locked_table(table.pk)
         for position in range(1, table.seats_total):

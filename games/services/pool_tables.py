@@ -40,6 +40,8 @@ def pool_table_arrived(table_id: int) -> bool:
         if here != people or len(seats) != table.seats_total:
             return False
         match = table_start(table)
+        if match is None and table.stood_up_for_stake_id is None:
+            return False  # the seats' values for the deal are on their way (services.entropy)
         if match is None:  # someone could no longer cover the stake: they leave the pool
             broke = table.stood_up_for_stake_id
             transaction.on_commit(

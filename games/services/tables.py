@@ -27,8 +27,8 @@ from .. import access, hooks, realtime
 from ..catalog import GAME_TITLES, STAKES
 from ..models import Match, Seat, Table
 from ..rules import RulesError, get_game
-from ..rules.cards import new_seed
 from ..rules_text import rules_message
+from .entropy import checked_commitment, deal_seed, entropy_reset, reveals_pending
 from .lobby import table_publish
 from .matches import match_started
 from .passwords import MIN_PASSWORD_LENGTH, password_check
@@ -67,10 +67,12 @@ def _check_can_sit(player: Player, table_stake: int) -> None:
             )
 
 
-def _sit(table: Table, player: Player, position: int) -> Seat:
+def _sit(table: Table, player: Player, position: int, commitment: str = "") -> Seat:
     try:
         with transaction.atomic():
-            return Seat.objects.create(table=table, player=player, position=position)
+            return Seat.objects.create(
+                table=table, player=player, position=position, entropy_commitment=commitment
+            )
     except IntegrityError:
         # The partial unique index: the same player sat down elsewhere a moment ago.
         raise ServiceError(
@@ -91,6 +93,7 @@ def table_create(
     password: str = "",
     rated: bool = True,
     speed: str = Table.Speed.NORMAL,
+    entropy_commitment: str = "",
 ) -> Table:
     """Open a table with the creator in the first seat. A guest's table is always casual.
 
@@ -132,6 +135,7 @@ def table_create(
                 code="short_password",
             )
         password_hash = make_password(password)
+    commitment = checked_commitment(entropy_commitment)
     if visibility == Table.Visibility.FRIENDS and creator.is_guest:
         raise ServiceError(
             gettext("Guests have no friends list; choose Public or Password."), code="guest_friends"
@@ -149,7 +153,7 @@ def table_create(
             seats_total=engine.seat_count(parsed),
             rated=rated and not creator.is_guest,
         )
-        _sit(table, creator, 0)
+        _sit(table, creator, 0, commitment)
         table_publish(table)
     return table
 
@@ -190,7 +194,12 @@ def _check_access(table: Table, player: Player, password: str, client_ip: str | 
 
 
 def table_join(
-    *, player: Player, table_id: int, password: str = "", client_ip: str | None = None
+    *,
+    player: Player,
+    table_id: int,
+    password: str = "",
+    client_ip: str | None = None,
+    entropy_commitment: str = "",
 ) -> Seat:
     """Take the lowest free seat; the last seat starts the match in the same transaction.
 
@@ -216,7 +225,7 @@ def table_join(
         _check_access(table, player, password, client_ip)
         _check_can_sit(player, table.stake)
         position = min(set(range(table.seats_total)) - taken)
-        seat = _sit(table, player, position)
+        seat = _sit(table, player, position, checked_commitment(entropy_commitment))
         table.last_activity_at = timezone.now()
         table.stood_up_for_stake = None
         table.save(update_fields=["last_activity_at", "stood_up_for_stake"])
@@ -250,6 +259,7 @@ def table_leave(*, player: Player, table_id: int) -> None:
                 code="pool_table",
             )
         seat.delete()
+        entropy_reset(table)
         remaining = list(
             table.seats.filter(is_bot=False).select_related("player").order_by("position")
         )
@@ -283,10 +293,14 @@ def _close(table: Table, status: str) -> None:
 # --- Start and expiry --------------------------------------------------------------------------
 
 
-def table_start(table: Table) -> Match | None:
-    """Deal the first hand from a fresh secret seed and take every stake, all or nothing."""
+def table_start(table: Table, now: datetime | None = None) -> Match | None:
+    """Deal the first hand from the server's secret and the seats' values (``entropy``) and
+    take every stake, all or nothing. None while a seat that committed is still to reveal (the
+    last value or the sweep starts it), or when a player can no longer cover the stake."""
     seats = list(table.seats.select_related("player").order_by("position"))
-    seed = new_seed()
+    if reveals_pending(table, now):
+        return None
+    seed, entropy = deal_seed(table, seats)
     try:
         with transaction.atomic():
             match = Match.objects.create(
@@ -296,6 +310,7 @@ def table_start(table: Table) -> Match | None:
                 speed=table.speed,
                 seed=seed,
                 seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+                entropy=entropy,
                 state=get_game(table.game).new_match(table.options, seed).to_dict(),
             )
             if table.stake:
@@ -312,7 +327,8 @@ def table_start(table: Table) -> Match | None:
         return None
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    table.save(update_fields=["status", "started_at"])
+    table.entropy_secret = ""  # the match's entropy holds it now, secret until the end
+    table.save(update_fields=["status", "started_at", "entropy_secret"])
     for seat in seats:
         realtime.publish_on_commit(
             realtime.player_group(seat.player_id),
