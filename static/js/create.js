@@ -1,4 +1,5 @@
 // The create-table form: the password field matters only for a password table.
+import "./entropy.js"; // the creator's share of the deal, sent with the form
 const field = document.querySelector(".password-field");
 const choices = document.querySelectorAll('input[name="visibility"]');
 

@@ -4,6 +4,7 @@
 // of them, then an event per table change; older pages come on "Show older tables". A change
 // is drawn when its table falls inside the pages loaded so far (docs/protocol.md § The lobby
 // socket), and the count follows tables opened and closed.
+import "./entropy.js"; // the "play the computer" forms send this tab's share of the deal
 import { connect, handlePlayerEvents } from "./live.js";
 import { PlayNow } from "./play_now.js";
 import { displayName } from "./table/text.js";

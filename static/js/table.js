@@ -5,6 +5,7 @@
 // `data-renderer`: table/games/*.js for the built-in games);
 // table/dialogs.js, table/story.js (what screen readers hear), table/feel.js (sound, motion,
 // preferences) and table/rating.js listen to it too.
+import { newShare, revealFor } from "./entropy.js";
 import { showFairness } from "./fairness.js";
 import { TableChat } from "./table/chat.js";
 import { TableClient } from "./table/client.js";
@@ -19,6 +20,9 @@ import { TableView } from "./table/view.js";
 import { CALLED_OFF } from "./play_now.js";
 
 /** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
+
+// Refusals of this tab's share of the deal (too late, not asked): nothing for the player to do.
+const ENTROPY_ERRORS = new Set(["entropy_late", "entropy_unasked", "bad_entropy"]);
 
 const root = document.getElementById("match-area");
 if (root && root.dataset.tableId) boot(root, await loadRenderer(root.dataset.renderer || ""));
@@ -195,6 +199,21 @@ function boot(root, game) {
   const chat = TableChat.mount(document.getElementById("chat"), (/** @type {object} */ message) =>
     client.send(message),
   );
+  // Player entropy: at an open table (quick play's, before everyone came) commit once a tab.
+  let committed = false;
+  client.subscribe(({ frame, state }) => {
+    const type = /** @type {{type: string}} */ (frame).type;
+    if (type === "reveal") {
+      const answer = revealFor(/** @type {any} */ (frame));
+      if (answer) client.send(answer);
+    } else if (type === "state" && state && state.status === "open" && state.seat !== null) {
+      if (committed) return;
+      committed = true;
+      newShare().then((share) => {
+        if (share) client.send({ type: "entropy_commit", commitment: share.commitment });
+      });
+    }
+  });
   client.subscribe(({ frame, state, previous }) => {
     if (chat && chat.receive(frame)) return;
     if (!state) return;
@@ -211,6 +230,7 @@ function boot(root, game) {
         view.renderPresence(state);
         break;
       case "error":
+        if (ENTROPY_ERRORS.has(frame.code || "")) break; // the deal goes on with the server's value
         if (!client.pending) view.settle(); // not an act still being resent (busy)
         view.showError(frame.message || gettext("The server refused that."));
         break;

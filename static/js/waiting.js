@@ -1,4 +1,5 @@
 // The waiting room of an open table: follows seats live and moves to the match when it starts.
+import { revealFor } from "./entropy.js";
 import { connect, handlePlayerEvents } from "./live.js";
 
 const root = document.getElementById("table-root");
@@ -8,7 +9,7 @@ const liveStatus = document.getElementById("live-status");
 
 let connectedBefore = false;
 
-connect("/ws/lobby/", {
+const live = connect("/ws/lobby/", {
   onOpen() {
     // News sent while the socket was down (a seat taken, the match started) is lost: after a
     // reconnection the server page is fetched again.
@@ -20,6 +21,12 @@ connect("/ws/lobby/", {
     liveStatus.dataset.connected = text ? "no" : "yes";
   },
   onMessage(message) {
+    if (message.type === "reveal") {
+      // The table is full: this tab's value for the deal, if it made the commitment.
+      const answer = revealFor(message);
+      if (answer) live.send(answer);
+      return;
+    }
     if (handlePlayerEvents(message, notifications)) return;
     const about = message.type === "table" ? message.table.id : message.id;
     if ((message.type === "table" || message.type === "table_removed") && about === tableId) {

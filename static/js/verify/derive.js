@@ -16,6 +16,19 @@ export async function sha256(text) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
+/** HMAC-SHA-256 of `message` keyed by `key`, both UTF-8 text, in hex (games/entropy.py).
+ * @param {string} key @param {string} message */
+export async function hmacHex(key, message) {
+  const usable = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return hex(new Uint8Array(await crypto.subtle.sign("HMAC", usable, encoder.encode(message))));
+}
+
 /** @param {Uint8Array} bytes */
 export function hex(bytes) {
   return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");

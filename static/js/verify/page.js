@@ -3,7 +3,7 @@
 // (docs/match-export.md) from a file, pasted text or this site's export, and checks in the browser
 // alone that the seed hashes to the commitment every seat saw, that the record names the seed's
 // derivation, and that every deal in it is the deal the seed gives, shown beside the record.
-import { MT_DEAL, dealAlgorithm, hex, sha256 } from "./derive.js";
+import { MT_DEAL, SHA256_SEED_PREFIX, dealAlgorithm, hex, hmacHex, sha256 } from "./derive.js";
 
 /** @typedef {{module: string, title: string}} Checker */
 /** @typedef {{ok: boolean, text: string}} Check */
@@ -83,6 +83,8 @@ export async function checkRecord(record, checkers) {
           ),
         },
   );
+  if (record.entropy && typeof record.entropy === "object" && Object.keys(record.entropy).length)
+    checks.push(...(await entropyChecks(record.entropy, seed, record.players)));
   const algorithm = dealAlgorithm(seed);
   const named = record.deal_algorithm ?? algorithm;
   if (named !== algorithm)
@@ -170,6 +172,83 @@ export async function checkRecord(record, checkers) {
   }
   const failed = checks.find((c) => !c.ok);
   return { checks, deals, problem: failed ? failed.text : "" };
+}
+
+/**
+ * docs/fairness.md § Player entropy: the server's secret against its commitment, each seat's
+ * value against its own, and the seed as the HMAC of the values under the secret.
+ * @param {Record<string, any>} entropy @param {string} seed @param {unknown} players
+ * @returns {Promise<Check[]>}
+ */
+async function entropyChecks(entropy, seed, players) {
+  /** @type {Check[]} */
+  const checks = [];
+  const secret = String(entropy.server_secret || "");
+  const seats = Array.isArray(entropy.seats) ? entropy.seats : [];
+  const names = Array.isArray(players) ? players.map((p) => String(p && p.name)) : [];
+  const secretHash = hex(await sha256(secret));
+  checks.push(
+    secretHash === entropy.server_commitment
+      ? {
+          ok: true,
+          text: gettext(
+            "The server's secret is the one it committed to before any player revealed a value.",
+          ),
+        }
+      : {
+          ok: false,
+          text: gettext("The server's secret does not match the commitment it showed."),
+        },
+  );
+  /** @type {string[]} */
+  const values = [];
+  for (const [index, entry] of seats.entries()) {
+    const name = names[index] || fmt(gettext("Seat %(seat)s"), { seat: index + 1 });
+    const commitment = entry && entry.commitment ? String(entry.commitment) : "";
+    const revealed = entry && entry.revealed ? String(entry.revealed) : "";
+    const matches = Boolean(commitment && revealed) && hex(await sha256(revealed)) === commitment;
+    const value = matches ? revealed : await hmacHex(secret, `seat:${index}`);
+    const source = matches ? "player" : commitment && revealed ? "refused" : "server";
+    values.push(value);
+    const ok = entry && entry.value === value && entry.source === source;
+    const said = {
+      player: gettext("%(name)s: the value their browser revealed matches its commitment."),
+      refused: gettext(
+        "%(name)s: the value revealed did not match the commitment; the server's value stood in.",
+      ),
+      server: gettext(
+        "%(name)s: the server's value, fixed by its secret (a computer, or no value in time).",
+      ),
+    }[source];
+    checks.push(
+      ok
+        ? { ok: true, text: fmt(said, { name }) }
+        : {
+            ok: false,
+            text: fmt(
+              gettext(
+                "%(name)s: the record's value for this seat is not the one its commitment and the server's secret give.",
+              ),
+              { name },
+            ),
+          },
+    );
+  }
+  const derived = SHA256_SEED_PREFIX + (await hmacHex(secret, values.join(":")));
+  checks.push(
+    derived === seed
+      ? {
+          ok: true,
+          text: gettext(
+            "The seed is the HMAC of every seat's value under the server's secret: no one could choose it.",
+          ),
+        }
+      : {
+          ok: false,
+          text: gettext("The seed is not the HMAC of the seats' values under the server's secret."),
+        },
+  );
+  return checks;
 }
 
 // --- The page ----------------------------------------------------------------------------------
