@@ -33,7 +33,7 @@ from .forms import (
     table_form_for,
 )
 from .models import Table
-from .services import bots, invitations, tables
+from .services import bots, entropy, invitations, tables
 from .services.clock import SPEED_SETTINGS
 from .services.lobby import lobby_entry, speed_text, speed_title
 
@@ -174,6 +174,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         **hooks.table_page_context(player, table, seats),  # social: chat, blocks, badges
         "computer_form": ComputerForm(),
         "free_seats": any(seat is None for seat in seats_by_position),
+        # The full table asks this seat for its value (services.entropy): the waiting room
+        # reveals as soon as its socket is open, even if it missed the request.
+        "reveal": entropy.reveal_request(table, my_seat) if my_seat else None,
     }
     return render(request, "games/table.html", context)
 

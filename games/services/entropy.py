@@ -119,14 +119,25 @@ def reveals_pending(table: Table, now: datetime | None = None) -> bool:
     return True
 
 
+def reveal_request(table: Table, seat: Seat) -> dict[str, Any] | None:
+    """What the table asks ``seat`` now (the ``reveal`` frame's fields), or None."""
+    if table.status != Table.Status.OPEN or table.reveal_asked_at is None:
+        return None
+    if not seat.entropy_commitment or seat.entropy_revealed:
+        return None
+    return {
+        "table": table.pk,
+        "commitment": seat.entropy_commitment,
+        "server_commitment": sha256_hex(table.entropy_secret),
+    }
+
+
 def _ask(table: Table, seats: list[Seat]) -> None:
     for seat in seats:
-        event = {
-            "type": REVEAL,
-            "table": table.pk,
-            "commitment": seat.entropy_commitment,
-            "server_commitment": sha256_hex(table.entropy_secret),
-        }
+        asked = reveal_request(table, seat)
+        if asked is None:
+            continue
+        event = {"type": REVEAL, **asked}
         realtime.publish_on_commit(realtime.table_player_group(table.pk, seat.player_id), event)
         realtime.publish_on_commit(realtime.player_group(seat.player_id), event)
 

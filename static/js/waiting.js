@@ -11,6 +11,11 @@ let connectedBefore = false;
 
 const live = connect("/ws/lobby/", {
   onOpen() {
+    // The table was full before this page opened: the value it asks for goes at once.
+    if (root.dataset.revealCommitment) {
+      const answer = revealFor({ table: tableId, commitment: root.dataset.revealCommitment });
+      if (answer) live.send(answer);
+    }
     // News sent while the socket was down (a seat taken, the match started) is lost: after a
     // reconnection the server page is fetched again.
     if (connectedBefore) window.location.reload();

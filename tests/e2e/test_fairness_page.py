@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from games import replay
+from games.entropy import match_seed
+from games.models import Match
 from games.rules import game_specs, get_game
 from games.rules.cards import SHA256_SEED_PREFIX
 from tests.games.test_deal_derivation import codes, vector
@@ -155,6 +157,9 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         ).inner_text()
         verdict = page.locator("#fc-verdict").inner_text()
         assert f"Match #{match_id}" in verdict and "checks out" in verdict
+        checks = page.locator("#fc-checks").inner_text()
+        assert "the commitment it showed" not in checks  # (the words of a failed secret)
+        assert "HMAC of every seat's value" in checks and "the server's value" in checks
         deals = page.locator(".fc-deal")
         assert deals.count() >= 2 and page.locator(".fc-deal[data-ok=no]").count() == 0
         deals.first.locator("summary").click()
@@ -205,3 +210,35 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         assert not person.errors, person.errors
     finally:
         person.context.close()
+
+
+def test_two_browsers_values_make_the_seed(browser, e2e_server, django_db_blocker):
+    """Alice opens a table and Bob takes the other seat through the pages: each browser commits
+    as it sits and reveals when the table is full (Bob's page, loaded after the table asked,
+    reveals as its socket opens), and the match's seed comes from both values."""
+    people = [Person(browser, e2e_server, name).sign_up(name) for name in ("ent_a", "ent_b")]
+    try:
+        alice, bob = people
+        url = alice.open_table("japanese_joker")
+        bob.join(url)
+        for person in people:
+            person.page.wait_for_function(
+                "() => window.jokerTable && window.jokerTable.client.state"
+                " && window.jokerTable.client.state.status === 'playing'",
+                timeout=15_000,
+            )
+        table_id = int(re.search(r"/tables/(\d+)/", url).group(1))
+        with django_db_blocker.unblock():
+            match = Match.objects.get(table_id=table_id)
+        seats = match.entropy["seats"]
+        assert [seat["source"] for seat in seats] == ["player", "player"], seats
+        assert all(
+            hashlib.sha256(seat["revealed"].encode()).hexdigest() == seat["commitment"]
+            for seat in seats
+        )
+        assert match.seed == match_seed(match.entropy["server_secret"], [s["value"] for s in seats])
+        for person in people:
+            assert not person.errors, person.errors
+    finally:
+        for person in people:
+            person.context.close()
