@@ -43,12 +43,27 @@ def choose(
     candidates = distinct_candidates(view)
     if len(candidates) == 1:
         return candidates[0]
+    values = evaluate(view, rng, candidates, budget=budget, max_worlds=max_worlds)
+    return max(values, key=lambda pair: pair[1])[0]
+
+
+def evaluate(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    candidates: list[Action],
+    *,
+    budget: float | None = DEFAULT_BUDGET,
+    max_worlds: int = DEFAULT_WORLDS,
+) -> list[tuple[Action, float]]:
+    """Each candidate reached and its mean result over the same sampled worlds (the hand's
+    points minus the opponents' mean), in the order tried: the easy bot's choice first, so the
+    first of equals is the one ``choose`` takes."""
     start = time.perf_counter()
     deadline = None if budget is None else start + budget
     # The easy bot's choice first: if the clock runs out within the first world, the search
     # still answers with something sensible among what it had time to try.
     first = easy.choose(view)
-    candidates.sort(key=lambda action: action != first)
+    candidates = sorted(candidates, key=lambda action: action != first)
     seat = view["seat"]
     spec = game_spec(view["game"])
     totals = [0.0] * len(candidates)
@@ -65,11 +80,11 @@ def choose(
             totals[index] += playout(spec, world.apply(action), seat, world)
             tried[index] += 1
         round_cost = max(round_cost, time.perf_counter() - began)
-    best = max(
-        (index for index in range(len(candidates)) if tried[index]),
-        key=lambda index: totals[index] / tried[index],
-    )
-    return candidates[best]
+    return [
+        (action, totals[index] / tried[index])
+        for index, action in enumerate(candidates)
+        if tried[index]
+    ]
 
 
 def playout(spec: GameSpec, state: State, seat: int, start: State) -> float:
