@@ -10,7 +10,7 @@ from typing import Any
 from core.pool import run_db
 
 from .hooks import TableSocket, TableSocketHandlers
-from .services import entropy
+from .services import entropy, reveals
 
 
 def reveal_frame(event: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def reveal_frame(event: dict[str, Any]) -> dict[str, Any]:
 async def _commit(socket: TableSocket, content: dict[str, Any]) -> None:
     await socket.require_session()
     await run_db(
-        entropy.entropy_commit,
+        reveals.entropy_commit,
         table_id=socket.table_id,
         player=socket.player,
         commitment=content.get("commitment"),
@@ -36,7 +36,7 @@ async def _commit(socket: TableSocket, content: dict[str, Any]) -> None:
 async def _reveal(socket: TableSocket, content: dict[str, Any]) -> None:
     await socket.require_session()
     await run_db(
-        entropy.entropy_reveal,
+        reveals.entropy_reveal,
         table_id=socket.table_id,
         player=socket.player,
         value=content.get("value"),

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from core.outage import ends_when_database_unavailable
 
-from .services import moves, pools, presence
+from .services import moves, pools, presence, reveals
 from .services.tables import tables_expire
 
 
@@ -37,9 +37,12 @@ def play_bot_turn(match_id: int, version: int) -> bool:
 @shared_task
 @ends_when_database_unavailable
 def live_sweep() -> dict[str, int]:
-    """Every LIVE_SWEEP_SECONDS: due turns, emptied absence banks, dead servers' sockets. A run
-    the database missed is the next one's work, a second later."""
-    return presence.live_sweep()
+    """Every LIVE_SWEEP_SECONDS: due turns, emptied absence banks, dead servers' sockets, and
+    full tables waiting for their seats' values for the deal. A run the database missed is the
+    next one's work, a second later."""
+    counts = presence.live_sweep()
+    counts["dealt"] = reveals.reveals_sweep()
+    return counts
 
 
 @shared_task

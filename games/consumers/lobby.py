@@ -30,7 +30,7 @@ from ..entropy_socket import reveal_frame
 from ..forms import LobbyFilters, lobby_filters
 from ..models import Table
 from ..selectors import friends_online, lobby_page, player_ratings, pool_counts, pool_ticket_public
-from ..services import entropy, pools
+from ..services import pools, reveals
 from ..services.lobby import lobby_entry, speed_words
 
 
@@ -141,7 +141,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             return
         try:
             await run_db(
-                entropy.entropy_reveal,
+                reveals.entropy_reveal,
                 table_id=table,
                 player=self.player,
                 value=content.get("value"),

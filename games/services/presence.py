@@ -27,7 +27,6 @@ from core.errors import ServiceError
 
 from .. import access, frames, hooks
 from ..models import LiveServer, Match, Seat, Table, TableConnection
-from .entropy import reveals_sweep
 from .matches import engine_state, locked_match, refresh_connected, table_seats
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrived
@@ -216,8 +215,7 @@ def server_stop(*, server_name: str) -> None:
 
 def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """The clock of the site (beat, every ``LIVE_SWEEP_SECONDS``): dead servers' sockets, turns
-    whose clock ran out, computer seats whose move was lost, absence banks that ran dry, and
-    full tables waiting for their seats' values for the deal (``entropy.reveals_sweep``)."""
+    whose clock ran out, computer seats whose move was lost, absence banks that ran dry."""
     now = now or timezone.now()
     counts = {"servers": 0, "forfeits": 0, "turns": 0}
     cutoff = now - timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
@@ -255,5 +253,4 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
         counts["turns"] += play_due_turn(
             match_id=match_id, version=version, now=now, skip_locked=True
         )
-    counts["dealt"] = reveals_sweep(now=now)  # full tables whose seats' values are due
     return counts

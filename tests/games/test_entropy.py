@@ -24,8 +24,7 @@ from games.entropy import (
     server_value,
 )
 from games.models import Match, Table
-from games.services import entropy, pools, tables
-from games.services.presence import live_sweep
+from games.services import pools, reveals, tables
 from tests.games.test_pools import _arrive, _pair
 from tests.support.matches import play_out
 
@@ -88,12 +87,12 @@ def test_two_committed_seats_start_when_both_have_revealed_and_the_record_verifi
     assert table.status == Table.Status.OPEN and table.reveal_asked_at is not None
     assert len(table.entropy_secret) == 64 and not Match.objects.filter(table=table).exists()
     with pytest.raises(ServiceError) as late:
-        entropy.entropy_commit(table_id=table.pk, player=alice, commitment=share()[1])
+        reveals.entropy_commit(table_id=table.pk, player=alice, commitment=share()[1])
     assert late.value.code == "entropy_late"
-    entropy.entropy_reveal(table_id=table.pk, player=alice, value=a_value)
+    reveals.entropy_reveal(table_id=table.pk, player=alice, value=a_value)
     assert not Match.objects.filter(table=table).exists()  # bob's is still to come
     secret = Table.objects.get(pk=table.pk).entropy_secret
-    entropy.entropy_reveal(table_id=table.pk, player=bob, value=b_value)
+    reveals.entropy_reveal(table_id=table.pk, player=bob, value=b_value)
     match = Match.objects.get(table=table)
     assert match.entropy["server_secret"] == secret  # drawn before either value was known
     assert [s["source"] for s in match.entropy["seats"]] == [PLAYER, PLAYER]
@@ -109,7 +108,7 @@ def test_a_value_that_does_not_match_its_commitment_is_kept_marked_and_not_used(
     (_a_value, a_commit), (b_value, _) = share(), share()
     table = open_table(alice, a_commit)
     tables.table_join(player=bob, table_id=table.pk)  # bob's page sent no commitment
-    entropy.entropy_reveal(table_id=table.pk, player=alice, value=b_value)  # not hers
+    reveals.entropy_reveal(table_id=table.pk, player=alice, value=b_value)  # not hers
     match = Match.objects.get(table=table)
     seat = match.entropy["seats"][0]
     assert (seat["source"], seat["revealed"]) == (REFUSED, b_value)
@@ -121,28 +120,28 @@ def test_a_seat_silent_past_the_window_gets_the_servers_value(alice, bob, settin
     (_a_value, a_commit), (b_value, b_commit) = share(), share()
     table = open_table(alice, a_commit)
     tables.table_join(player=bob, table_id=table.pk, entropy_commitment=b_commit)
-    entropy.entropy_reveal(table_id=table.pk, player=bob, value=b_value)
+    reveals.entropy_reveal(table_id=table.pk, player=bob, value=b_value)
     now = timezone.now()
-    assert live_sweep(now=now)["dealt"] == 0  # within the window: asked again, not started
+    assert reveals.reveals_sweep(now=now) == 0  # within the window: asked again, not started
     assert not Match.objects.filter(table=table).exists()
     later = now + timedelta(seconds=settings.ENTROPY_REVEAL_SECONDS + 1)
-    assert live_sweep(now=later)["dealt"] == 1
+    assert reveals.reveals_sweep(now=later) == 1
     match = Match.objects.get(table=table)
     assert [s["source"] for s in match.entropy["seats"]] == [SERVER, PLAYER]
-    assert live_sweep(now=later)["dealt"] == 0  # started once
+    assert reveals.reveals_sweep(now=later) == 0  # started once
 
 
 def test_a_player_leaving_a_full_table_in_its_window_is_asked_for_again(alice, bob, carol):
     (a_value, a_commit), (_b, b_commit), (c_value, c_commit) = share(), share(), share()
     table = open_table(alice, a_commit)
     tables.table_join(player=bob, table_id=table.pk, entropy_commitment=b_commit)
-    entropy.entropy_reveal(table_id=table.pk, player=alice, value=a_value)
+    reveals.entropy_reveal(table_id=table.pk, player=alice, value=a_value)
     tables.table_leave(player=bob, table_id=table.pk)
     table.refresh_from_db()
     assert table.reveal_asked_at is None and table.status == Table.Status.OPEN
     tables.table_join(player=carol, table_id=table.pk, entropy_commitment=c_commit)
     assert not Match.objects.filter(table=table).exists()  # carol is asked
-    entropy.entropy_reveal(table_id=table.pk, player=carol, value=c_value)
+    reveals.entropy_reveal(table_id=table.pk, player=carol, value=c_value)
     match = Match.objects.get(table=table)
     assert [s["revealed"] for s in match.entropy["seats"]] == [a_value, c_value]
 
@@ -159,7 +158,7 @@ def test_a_player_leaving_a_full_table_in_its_window_is_asked_for_again(alice, b
 )
 def test_bad_input_is_refused_in_words_and_changes_nothing(alice, call, value, code):
     table = open_table(alice)
-    service = entropy.entropy_commit if call == "commit" else entropy.entropy_reveal
+    service = reveals.entropy_commit if call == "commit" else reveals.entropy_reveal
     argument = {"commitment": value} if call == "commit" else {"value": value}
     with pytest.raises(ServiceError) as refused:
         service(table_id=table.pk, player=alice, **argument)
@@ -170,7 +169,7 @@ def test_bad_input_is_refused_in_words_and_changes_nothing(alice, call, value, c
 def test_only_a_seated_player_of_an_open_table_takes_part(alice, bob):
     table = open_table(alice)
     with pytest.raises(ServiceError) as refused:
-        entropy.entropy_commit(table_id=table.pk, player=bob, commitment=share()[1])
+        reveals.entropy_commit(table_id=table.pk, player=bob, commitment=share()[1])
     assert refused.value.code == "not_seated"
     with pytest.raises(ServiceError) as refused:
         tables.table_join(player=bob, table_id=table.pk, entropy_commitment="nope")
@@ -184,9 +183,9 @@ def test_a_pool_table_waits_for_the_values_of_those_who_committed(alice, bob):
     [table_id] = _pair(pool)
     value, commitment = share()
     assert not _arrive(table_id, alice)
-    entropy.entropy_commit(table_id=table_id, player=alice, commitment=commitment)
+    reveals.entropy_commit(table_id=table_id, player=alice, commitment=commitment)
     assert not _arrive(table_id, bob)  # full, alice's value to come: not called off
     assert Table.objects.get(pk=table_id).status == Table.Status.OPEN
-    entropy.entropy_reveal(table_id=table_id, player=alice, value=value)
+    reveals.entropy_reveal(table_id=table_id, player=alice, value=value)
     match = Match.objects.get(table_id=table_id)
     assert [s["source"] for s in match.entropy["seats"]] in ([PLAYER, SERVER], [SERVER, PLAYER])
