@@ -47,33 +47,25 @@ export function revealFor(frame) {
   return value ? { type: "entropy_reveal", table: frame.table, value } : null;
 }
 
-/** A form that seats its player sends a commitment with it (the hidden field, filled on submit). */
+/**
+ * A form that seats its player sends a commitment with it: the share is drawn when the page
+ * loads (a digest takes well under a millisecond), so the submit is never held up; a form sent
+ * before it is ready goes without one, and the server's value stands for the seat.
+ */
 function install() {
   for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (
     document.querySelectorAll("form[data-entropy]")
   )) {
-    let field = /** @type {HTMLInputElement | null} */ (
-      form.querySelector(`input[name="${FIELD}"]`)
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = FIELD;
+    form.append(field);
+    newShare().then(
+      (share) => {
+        if (share) field.value = share.commitment;
+      },
+      () => {},
     );
-    if (!field) {
-      field = document.createElement("input");
-      field.type = "hidden";
-      field.name = FIELD;
-      form.append(field);
-    }
-    const hidden = field;
-    form.addEventListener("submit", async (event) => {
-      if (hidden.value || form.dataset.entropyTried) return; // filled (or no Web Crypto): go on
-      event.preventDefault();
-      form.dataset.entropyTried = "yes";
-      const submitter = /** @type {SubmitEvent} */ (event).submitter;
-      try {
-        const share = await newShare();
-        if (share) hidden.value = share.commitment;
-      } finally {
-        form.requestSubmit(/** @type {HTMLElement | null} */ (submitter));
-      }
-    });
   }
 }
 
