@@ -28,10 +28,10 @@ function canonical(value) {
 
 const SYMBOLS = /** @type {Record<string, string>} */ ({ S: "♠", H: "♥", D: "♦", C: "♣" });
 
-/** A card as people read it: Q♥, 10♣, 🃏1. @param {unknown} card */
+/** A card as people read it: Q♥, 10♣, ★1 (a joker). @param {unknown} card */
 function shown(card) {
   if (typeof card !== "string") return card === null || card === undefined ? "–" : String(card);
-  if (card[0] === "X") return `🃏${card.slice(1)}`;
+  if (card[0] === "X") return `★${card.slice(1)}`;
   return `${card[0] === "T" ? "10" : card[0]}${SYMBOLS[card[1]] || card.slice(1)}`;
 }
 
@@ -424,7 +424,14 @@ function dealBox(deal, names) {
         ? `${names[seat] || fmt(gettext("Seat %(seat)s"), { seat: seat + 1 })}: ${keyWords(key)}`
         : keyWords(key);
       row.append(label);
-      for (const value of [a, b]) row.insertCell().textContent = line(value);
+      for (const [value, where] of /** @type {[unknown, string][]} */ ([
+        [a, gettext("From the seed")],
+        [b, gettext("In the record")],
+      ])) {
+        const cell = row.insertCell();
+        cell.dataset.label = where; // a phone shows each cell under its row's name, labelled
+        cell.textContent = line(value);
+      }
     }
   }
   const scroll = document.createElement("div");
