@@ -26,6 +26,9 @@ BY_TASK = {
     "ladder.tasks.rate_unrated_matches": CHORES,
     "ladder.tasks.close_seasons": CHORES,
     "games.tasks.expire_idle_tables": CHORES,
+    # A review of a player's decisions: a minute of CPU nobody waits on at a table.
+    "games.tasks.review_match": CHORES,
+    "games.tasks.reviews_sweep": CHORES,
     "accounts.tasks.clear_expired_sessions": CHORES,
 }
 

@@ -370,3 +370,33 @@ class PoolEntry(models.Model):
         return (
             f"{self.ticket_id} in {self.game}/{self.speed}/{self.stake}/{self.rated}/{self.seats}"
         )
+
+
+class MatchReview(models.Model):
+    """The review of one seat's decisions in a finished match (games/review.py): asked for on the
+    match's page, made by a low-priority task, kept (a second request returns it)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being made")
+        DONE = "done", _("Done")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    requested_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="reviews"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    worlds = models.PositiveSmallIntegerField()  # the search's worlds per decision
+    decisions = models.JSONField(default=list, blank=True)  # games.review.as_record
+    summary = models.JSONField(default=dict, blank=True)  # games.review.summary
+    seconds = models.FloatField(null=True, blank=True)  # CPU time the review took
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="match_review_once_a_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"review of seat {self.seat} in match {self.match_id}"

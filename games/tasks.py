@@ -8,7 +8,7 @@ from celery import shared_task
 
 from core.outage import ends_when_database_unavailable
 
-from .services import moves, pools, presence, reveals
+from .services import moves, pools, presence, reveals, reviews
 from .services.tables import tables_expire
 
 
@@ -52,3 +52,18 @@ def pools_sweep() -> dict[str, int]:
     the paired tables nobody completed in time. A run the database missed is the next one's
     work, a second later."""
     return pools.pools_sweep()
+
+
+@shared_task
+@ends_when_database_unavailable
+def review_match(review_id: int) -> bool:
+    """A player asked for the review of a seat's play (docs/review.md): low priority, pure CPU in
+    a process of its own. Safe to run twice."""
+    return reviews.review_run(review_id)
+
+
+@shared_task
+@ends_when_database_unavailable
+def reviews_sweep() -> int:
+    """Every REVIEW_SWEEP_SECONDS: the reviews whose task was lost."""
+    return reviews.reviews_sweep()

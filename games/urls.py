@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views_matches.match_page, name="match"),
     path("matches/<int:match_id>/replay/", views_matches.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export/", views_matches.match_export, name="match_export"),
+    path("matches/<int:match_id>/review/", views_matches.match_review, name="match_review"),
     path("fairness/", views_matches.fairness_page, name="fairness"),
     path("practice/<str:game>/", views.practice_start, name="practice_start"),
     path("tables/<int:table_id>/computer/", views.computer_add, name="computer_add"),

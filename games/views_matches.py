@@ -11,21 +11,25 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.middleware import request_player
 from accounts.models import Player
+from core.errors import ServiceError
 
 from . import history, hooks, replay
 from .catalog import GAME_TITLES, describe_options
-from .models import Match
+from .models import Match, MatchReview
 from .rules import game_specs
+from .services import reviews
 
 RECENT_PER_GAME = 10
 
@@ -144,6 +148,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "step": step,
         "step_count": len(steps),
         "panels": hooks.match_page_panels(request, match, seats),
+        "reviews": _reviews(request, match, seats),
         "entropy": match.entropy or None,
         "entropy_seats": [
             {"name": seat.player.display_name, **entry}
@@ -189,6 +194,39 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
+def action_text(action: dict[str, Any]) -> str:
+    """An action in a few characters: the card (and the joker's call), the bid, the suit."""
+    return " ".join(str(value) for key, value in action.items() if key != "type")
+
+
+def _reviews(request: HttpRequest, match: Match, seats: list[Any]) -> list[dict[str, Any]]:
+    """Each seat's review as the page shows it: made, on its way, or one the reader may ask for."""
+    made = {review.seat: review for review in MatchReview.objects.filter(match=match)}
+    reader = request_player(request)
+    rows = []
+    for seat in seats:
+        review = made.get(seat.position)
+        mistakes = []
+        if review is not None and review.status == MatchReview.Status.DONE:
+            mistakes = [
+                {**d, "taken_text": action_text(d["taken"]), "best_text": action_text(d["best"])}
+                for d in review.decisions
+                if d["mark"]
+            ]
+        rows.append(
+            {
+                "seat": seat,
+                "review": review,
+                "mistakes": mistakes,
+                "may_ask": review is None
+                and reader is not None
+                and match.status == Match.Status.FINISHED
+                and reviews.may_review(reader, match, seat.position),
+            }
+        )
+    return rows
+
+
 @require_GET
 def fairness_page(request: HttpRequest) -> HttpResponse:
     """The browser's check of a finished match (docs/fairness.md § Check a match in the
@@ -205,3 +243,19 @@ def fairness_page(request: HttpRequest) -> HttpResponse:
         "checkers": checkers,
     }
     return render(request, "games/fairness.html", context)
+
+
+@require_POST
+def match_review(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Ask for the review of a seat's play (docs/review.md); back to the match's page, which
+    shows it when it is made."""
+    match = _visible_match(request, match_id)
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        reviews.review_request(player=request_player(request), match_id=match.pk, seat=seat)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    return redirect(f"{reverse('match', args=[match.pk])}#review")

@@ -220,6 +220,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 Path(CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "expire-idle-tables": {"task": "games.tasks.expire_idle_tables", "schedule": 60.0},
+    # The reviews of players' decisions whose task was lost.
+    "reviews-sweep": {
+        "task": "games.tasks.reviews_sweep",
+        "schedule": float(os.environ.get("REVIEW_SWEEP_SECONDS", 60)),
+    },
     # Live play: turn clocks, absence banks, computer moves whose task was lost, dead servers.
     "live-sweep": {
         "task": "games.tasks.live_sweep",

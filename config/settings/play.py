@@ -171,6 +171,13 @@ POOL_BATCH = int(os.environ.get("POOL_BATCH", 400))
 # server's value for it.
 ENTROPY_REVEAL_SECONDS = float(os.environ.get("ENTROPY_REVEAL_SECONDS", 5))
 
+# The review of a player's decisions (docs/review.md): the strong search's worlds per decision,
+# the new reviews a player may ask for a day, and how old a pending review is when the sweep
+# makes it itself (its task lost).
+REVIEW_WORLDS = int(os.environ.get("REVIEW_WORLDS", 24))
+REVIEW_PER_DAY = int(os.environ.get("REVIEW_PER_DAY", 5))
+REVIEW_LATE_SECONDS = float(os.environ.get("REVIEW_LATE_SECONDS", 600))
+
 # --- Tournaments (docs/tournaments.md) ------------------------------------------------------------
 # An arena's length, in minutes, and a Swiss event's most rounds, whoever makes the event.
 TOURNAMENT_ARENA_MINUTES = (

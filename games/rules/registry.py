@@ -58,6 +58,11 @@ class GameSpec:
     path of an ES module whose ``dealCards(seed, options, hand)`` gives a deal's ``cards`` as the
     export writes them, by docs/fairness.md § The derivation ("": the page checks the seed's
     commitment only).
+
+    For the review of a player's decisions (``games.review``): ``mistake_points`` is the loss,
+    in ``playout_points`` of the hand, that makes a decision a mistake: half a trick where a
+    trick swings the difference by two points (the default), a bid's worth where tricks score
+    by the bid.
     """
 
     id: str
@@ -73,6 +78,7 @@ class GameSpec:
     open_cards: Callable[[Mapping[str, Any]], dict[str, Any]] = no_more_cards
     deal_keys: tuple[str, ...] = ()
     deal_check: str = ""
+    mistake_points: float = 1.0
 
     @property
     def seats(self) -> int:

@@ -145,6 +145,7 @@ SPEC = GameSpec(
     help_slug=NAME,
     renderer="js/table/games/classic_joker.js",
     deal_check="js/verify/games/classic_joker.js",
+    mistake_points=25.0,  # half of the 50 a made bid earns a trick (CJ-19)
     seen=bot.seen,
     seen_in_world=bot.seen_in_world,
     resample=bot.resample,

@@ -1,0 +1,55 @@
+"""games/review.py: a seat that played the strong computer's own choices, at the review's worlds
+and seed, has no mistake; a seat that played at random loses points the review finds; the
+review judges only the seat's own choices, from its own view."""
+
+from __future__ import annotations
+
+import random
+
+from games import replay
+from games.bots import random_choice
+from games.bots.strong import choose as strong_choose
+from games.review import BLUNDER, MISTAKE, decision_rng, review_seat, summary
+from games.rules import game_spec, get_game
+
+WORLDS = 6
+SEED = "sha256:" + "5" * 64
+
+
+def strong_against_random(game: str, options: dict) -> list[replay.Event]:
+    """Seat 0 plays what the review would call best; seat 1 plays at random."""
+    state = get_game(game).new_match(options, SEED)
+    events: list[replay.Event] = []
+    chance = random.Random(3)
+    while not state.is_over and len(events) < 400:
+        seat = state.to_act
+        version = len(events) + 1
+        view = state.view(seat)
+        if seat == 0:
+            action = strong_choose(
+                view, decision_rng(SEED, version), budget=None, max_worlds=WORLDS
+            )
+        else:
+            action = random_choice(view, chance)
+        events.append(replay.Event(version, seat, "act", action))
+        state = state.apply(action)
+    return events
+
+
+def test_the_strong_players_own_choices_are_no_mistake_and_random_play_loses_points():
+    options = {"points": 11}
+    events = strong_against_random("japanese_joker", options)
+    ours = review_seat("japanese_joker", options, SEED, events, 0, worlds=WORLDS)
+    assert len(ours) >= 10 and all(d.loss == 0 for d in ours)
+    points = game_spec("japanese_joker").mistake_points
+    assert summary(ours, points) == {
+        "decisions": len(ours),
+        "mistakes": 0,
+        "blunders": 0,
+        "accuracy": 100.0,
+    }
+    theirs = review_seat("japanese_joker", options, SEED, events, 1, worlds=WORLDS)
+    assert theirs and all(d.step < len(events) and events[d.step].seat == 1 for d in theirs)
+    assert sum(d.loss for d in theirs) > 0 and any(d.mark in (MISTAKE, BLUNDER) for d in theirs)
+    judged = summary(theirs, points)
+    assert judged["accuracy"] < 100 and judged["mistakes"] + judged["blunders"] > 0
