@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import secrets
 from collections.abc import Iterable, MutableSequence
 from typing import Any, Protocol
 
@@ -98,11 +97,6 @@ class Sha256Deal:
         for i in range(len(cards) - 1, 0, -1):
             j = self.randrange(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-
-
-def new_seed() -> str:
-    """A new match's seed: 256 secret bits, dealt with the SHA-256 derivation."""
-    return SHA256_SEED_PREFIX + secrets.token_hex(32)
 
 
 def deal_algorithm(seed: str | int) -> str:

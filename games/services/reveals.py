@@ -18,6 +18,7 @@ from core.errors import ServiceError
 from ..entropy import is_hex_64
 from ..models import Seat, Table
 from .entropy import ask_again, checked_commitment, waiting_for, window_over
+from .lobby import table_publish
 from .tables import locked_table, table_start
 
 
@@ -66,6 +67,7 @@ def entropy_reveal(*, table_id: int, player: Player | None, value: Any) -> None:
         seat.save(update_fields=["entropy_revealed"])
         if not waiting_for(table):
             table_start(table)
+            table_publish(table)  # the lobbies: the table is playing now
 
 
 def reveals_sweep(*, now: datetime | None = None) -> int:
@@ -83,6 +85,7 @@ def reveals_sweep(*, now: datetime | None = None) -> int:
                 continue
             if window_over(table, now):
                 started += table_start(table, now) is not None
+                table_publish(table)
             else:
                 ask_again(table, waiting_for(table))
     return started

@@ -9,8 +9,26 @@ const liveStatus = document.getElementById("live-status");
 
 let connectedBefore = false;
 
+// Whether the table still waits: news sent between this page's render and its socket's opening
+// (the match started once the last value came) would be lost. The page itself says it.
+async function stillOpen() {
+  try {
+    const page = await (
+      await fetch(window.location.pathname, { credentials: "same-origin" })
+    ).text();
+    return /id="table-root"[^>]*data-status="open"/.test(page);
+  } catch {
+    return true; // offline: the socket's reconnection reloads the page
+  }
+}
+
 const live = connect("/ws/lobby/", {
   onOpen() {
+    if (!connectedBefore) {
+      stillOpen().then((open) => {
+        if (!open) window.location.reload();
+      });
+    }
     // The table was full before this page opened: the value it asks for goes at once.
     if (root.dataset.revealCommitment) {
       const answer = revealFor({ table: tableId, commitment: root.dataset.revealCommitment });

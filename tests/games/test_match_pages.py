@@ -174,6 +174,7 @@ def test_the_table_page_shows_the_seed_commitment_and_links_the_ended_match(
 
 # Words that stay as they are in every language: key names, formats, the command line.
 UNTRANSLATED = {"SHA", "JSON", "README", "JavaScript", "Shift", "Page", "Up", "Down", "Home", "End"}
+UNTRANSLATED |= {"HMAC"}  # a name, like SHA-256 (the match's entropy)
 UNTRANSLATED |= {"python", "manage", "py", "verify_match", "file", "match", "json"}
 
 

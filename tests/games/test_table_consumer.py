@@ -278,7 +278,10 @@ async def test_the_types_other_apps_serve_are_named_and_gone_when_no_app_serves_
     sock = await _open(jj_table.pk, alice)
     await sock.send({"type": "dance"})
     refused = await sock.until(lambda f: f["type"] == "error")
-    assert "act, chat, leave, ping, rematch, report, suggest, sync" in refused["message"]
+    assert (
+        "act, chat, entropy_commit, entropy_reveal, leave, ping, rematch, report, suggest, sync"
+        in (refused["message"])
+    )
     settings.GAMES_TABLE_SOCKET_HANDLERS = []
     await sock.send({"type": "chat", "phrase": "thanks"})
     refused = await sock.until(lambda f: f["type"] == "error")
