@@ -93,9 +93,8 @@ class Table(models.Model):
     last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
-    # Player entropy (games/entropy.py): the server's secret, drawn when the full table first
-    # asked its seats to reveal their values (then until the window closes), secret until the
-    # match ends (it moves into the match's ``entropy``).
+    # Player entropy (games/entropy.py): the server's secret, drawn when the full table first asks
+    # for its seats' values; secret until the match ends (it moves into the match's ``entropy``).
     entropy_secret = models.CharField(max_length=64, blank=True)
     reveal_asked_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
@@ -161,8 +160,7 @@ class Seat(models.Model):
     connected = models.BooleanField(default=True)
     # After the match: this seat's player accepted a rematch.
     wants_rematch = models.BooleanField(default=False)
-    # Player entropy (games/entropy.py): the SHA-256 its player's browser committed to when it
-    # sat, and the value it revealed once the table was full ("" for none).
+    # Player entropy: the SHA-256 its player's browser committed to, the value it revealed ("": none).
     entropy_commitment = models.CharField(max_length=64, blank=True)
     entropy_revealed = models.CharField(max_length=64, blank=True)
 
@@ -231,8 +229,7 @@ class Match(models.Model):
     # 64 hex digits, after ``sha256:`` for the SHA-256 deal (games/rules/cards.py).
     seed = models.CharField(max_length=80)
     seed_hash = models.CharField(max_length=64)
-    # Where the seed came from (games/entropy.py): the server's secret and every seat's value.
-    # Secret (the server's secret) until the match ends, like the seed; {} for the matches before.
+    # Where the seed came from (games/entropy.py); secret until the end, like the seed ({}: older).
     entropy = models.JSONField(default=dict, blank=True)
     state = jsontext.JSONField()  # written on every move: encoded and read by orjson
     version = models.PositiveIntegerField(default=0)
