@@ -160,7 +160,7 @@ class Seat(models.Model):
     connected = models.BooleanField(default=True)
     # After the match: this seat's player accepted a rematch.
     wants_rematch = models.BooleanField(default=False)
-    # Player entropy: the SHA-256 its player's browser committed to, the value it revealed ("": none).
+    # Player entropy: the SHA-256 its browser committed to, the value it revealed ("": none).
     entropy_commitment = models.CharField(max_length=64, blank=True)
     entropy_revealed = models.CharField(max_length=64, blank=True)
 
