@@ -148,7 +148,10 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "step": step,
         "step_count": len(steps),
         "panels": hooks.match_page_panels(request, match, seats),
-        "reviews": _reviews(request, match, seats),
+        "reviews": (reviewed := _reviews(request, match, seats)),
+        "review_marks": [
+            {**mark, "seat": row["seat"].position} for row in reviewed for mark in row["mistakes"]
+        ],
         "entropy": match.entropy or None,
         "entropy_seats": [
             {"name": seat.player.display_name, **entry}

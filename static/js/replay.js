@@ -38,6 +38,33 @@ function suitText(suit) {
   return suit ? SUIT_SYMBOL[suit] : gettext("no trump");
 }
 
+// The review's marks (docs/review.md), from the page: at the step a marked decision was made,
+// a line says it and the better choice is ringed in that seat's hand.
+const marksNode = document.getElementById("review-marks");
+const MARKS = marksNode ? JSON.parse(marksNode.textContent || "[]") : [];
+
+function actionText(action) {
+  if (action.card) return cardText(action.card);
+  if (action.type === "bid") return interpolate(gettext("bid %(n)s"), { n: action.tricks }, true);
+  if (action.contract) return contractText(action.contract);
+  if ("suit" in action) return interpolate(gettext("trumps: %(suit)s"), { suit: suitText(action.suit) }, true);
+  return action.type;
+}
+
+function markLine(mark, names) {
+  const words =
+    mark.mark === "blunder"
+      ? gettext("Blunder by %(name)s: %(taken)s; better %(best)s (−%(points)s points)")
+      : gettext("Mistake by %(name)s: %(taken)s; better %(best)s (−%(points)s points)");
+  const line = el("p", `rmark rmark-${mark.mark}`);
+  line.textContent = interpolate(
+    words,
+    { name: names[mark.seat], taken: actionText(mark.taken), best: actionText(mark.best), points: mark.loss.toFixed(1) },
+    true,
+  );
+  return line;
+}
+
 function contractText(contract) {
   return contract === "spel" ? gettext("spel") : gettext("pass");
 }
@@ -229,6 +256,14 @@ function boot(root) {
     const seats = el("div", `rseats seats-${names.length}`);
     for (let seat = 0; seat < names.length; seat++) seats.append(seatPanel(view, seat, names));
     board.append(trickPanel(step, names), seats);
+    for (const mark of MARKS.filter((m) => m.step === i)) {
+      board.prepend(markLine(mark, names));
+      const panel = seats.querySelector(`.rseat[data-seat="${mark.seat}"]`);
+      if (panel && mark.best.card) {
+        const better = panel.querySelector(`[data-card="${mark.best.card}"]`);
+        if (better) better.classList.add("review-better");
+      }
+    }
     eventLine.textContent = describe(step, names);
     const lastIndex = steps.length - 1;
     counter.textContent = interpolate(gettext("Step %(step)s of %(last)s"), { step: i, last: lastIndex }, true);
