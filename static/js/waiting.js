@@ -9,35 +9,41 @@ const liveStatus = document.getElementById("live-status");
 
 let connectedBefore = false;
 
-// Whether the table still waits: news sent between this page's render and its socket's opening
-// (the match started once the last value came) would be lost. The page itself says it.
-async function stillOpen() {
+// News sent between this page's render and its socket's opening would be lost (the table filled
+// and asked for this tab's value; the match started once the last value came): once the socket is
+// open, the page as the server has it now says where the table is.
+async function tableNow() {
   try {
     const page = await (
       await fetch(window.location.pathname, { credentials: "same-origin" })
     ).text();
-    return /id="table-root"[^>]*data-status="open"/.test(page);
+    const asked = /id="table-root"[^>]*data-reveal-commitment="([0-9a-f]{64})"/.exec(page);
+    return {
+      open: /id="table-root"[^>]*data-status="open"/.test(page),
+      commitment: asked ? asked[1] : "",
+    };
   } catch {
-    return true; // offline: the socket's reconnection reloads the page
+    return { open: true, commitment: "" }; // offline: the socket's reconnection reloads the page
   }
+}
+
+/** The value for the deal this tab committed to, when the full table asks for it. */
+function reveal(commitment) {
+  const answer = commitment ? revealFor({ table: tableId, commitment }) : null;
+  if (answer) live.send(answer);
 }
 
 const live = connect("/ws/lobby/", {
   onOpen() {
-    if (!connectedBefore) {
-      stillOpen().then((open) => {
-        if (!open) window.location.reload();
-      });
-    }
-    // The table was full before this page opened: the value it asks for goes at once.
-    if (root.dataset.revealCommitment) {
-      const answer = revealFor({ table: tableId, commitment: root.dataset.revealCommitment });
-      if (answer) live.send(answer);
-    }
     // News sent while the socket was down (a seat taken, the match started) is lost: after a
     // reconnection the server page is fetched again.
     if (connectedBefore) window.location.reload();
     connectedBefore = true;
+    reveal(root.dataset.revealCommitment || "");
+    tableNow().then((now) => {
+      if (!now.open) window.location.reload();
+      else if (now.commitment !== root.dataset.revealCommitment) reveal(now.commitment);
+    });
   },
   onStatus(text) {
     liveStatus.textContent = text;
@@ -45,9 +51,7 @@ const live = connect("/ws/lobby/", {
   },
   onMessage(message) {
     if (message.type === "reveal") {
-      // The table is full: this tab's value for the deal, if it made the commitment.
-      const answer = revealFor(message);
-      if (answer) live.send(answer);
+      reveal(message.commitment); // the table is full: this tab's value, if it committed
       return;
     }
     if (handlePlayerEvents(message, notifications)) return;

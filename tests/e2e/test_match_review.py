@@ -1,0 +1,49 @@
+"""The review of a player's decisions in the browser (issue 31 § 1): on a finished match's page a
+guest asks for the review of a seat (a public match: any seat), the summary and the marks come,
+and a mark's link opens the replay at that decision with the line said and the better card
+ringed. (The task runs at once here: the test server's Celery is eager.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .people import PHONE, TOUCH_PHONE, Person
+from .test_match_replay import play_match
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, artifacts):
+    match_id = play_match(e2e_server, "japanese_joker", 2, {"points": 11}, "rv", 6)
+    person = Person(browser, e2e_server, "reviewer", viewport=PHONE, device=TOUCH_PHONE)
+    page = person.page
+    try:
+        person.become_guest()
+        page.goto(f"/matches/{match_id}/")
+        seat = page.locator(".review-seat[data-seat='0']")
+        seat.get_by_role("button", name="Review this play").click()
+        page.wait_for_url(re.compile(rf"/matches/{match_id}/#review$"), timeout=60_000)
+        seat = page.locator(".review-seat[data-seat='0']")
+        assert seat.get_attribute("data-status") == "done"
+        summary = seat.locator(".review-summary").inner_text()
+        assert re.search(r"\d+ mistakes?, \d+ blunders; accuracy [\d.]+ %", summary), summary
+        marks = seat.locator(".review-marks li")
+        assert marks.count() >= 1, summary
+        page.screenshot(path=str(artifacts / "review-summary-360.png"), full_page=True)
+        link = marks.first.locator("a")
+        step = int(re.search(r"step=(\d+)", link.get_attribute("href")).group(1))
+        link.click()
+        page.locator("#replay.ready").wait_for()
+        assert int(page.locator("#replay").get_attribute("data-shown")) == step
+        line = page.locator("#replay-board .rmark")
+        assert line.is_visible() and "better" in line.inner_text()
+        taken = marks.first.locator("code").first.inner_text()
+        if re.fullmatch(r"[2-9TJQKA][SHDC]|X[12]", marks.first.locator("code").last.inner_text()):
+            assert page.locator("#replay-board .rseat[data-seat='0'] .review-better").is_visible()
+        assert taken
+        page.screenshot(path=str(artifacts / "review-mark-360.png"), full_page=True)
+        assert not person.errors, person.errors
+    finally:
+        person.context.close()
