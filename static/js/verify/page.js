@@ -291,6 +291,14 @@ function start(form) {
   async function run() {
     say("");
     result.hidden = true;
+    if (!window.crypto || !window.crypto.subtle) {
+      say(
+        gettext(
+          "This browser offers no SHA-256 on this page: open the site over https to check here.",
+        ),
+      );
+      return;
+    }
     let record;
     try {
       record = await read();
