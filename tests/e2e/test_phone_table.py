@@ -25,7 +25,7 @@ import pytest
 
 from tests.support import match_states
 
-from .people import Person
+from .people import FITTED_JS, Person
 from .phone import (
     LANDSCAPE,
     PHONES,
@@ -276,3 +276,21 @@ def test_classic_joker_on_phones(phones, artifacts, seats):
     play_a_card(to_act(by_seat))
     table.everywhere(group[0], "result", url, version + 1, ready=result_shown, parts=RESULT_PARTS)
     table.done()
+
+
+def test_the_table_fits_again_when_the_phone_narrows_its_window_back(phones):
+    """Something wider than the screen widens a phone's window; once it is gone the window narrows
+    back with no resize event, and the hand and the felt must follow (a result dialog did that)."""
+    group, _url = start(phones, "japanese_joker", {"points": "21"}, 2)
+    page = group[0].page
+    screen = page.evaluate("innerWidth")
+    page.evaluate(
+        "() => { const wide = document.createElement('div'); wide.id = 'too-wide';"
+        " wide.style.width = '700px'; wide.style.height = '10px'; document.body.append(wide); }"
+    )
+    page.wait_for_function(f"() => innerWidth > {screen}")
+    page.wait_for_function(FITTED_JS)
+    page.evaluate("() => document.getElementById('too-wide').remove()")
+    page.wait_for_function(f"() => innerWidth === {screen}")
+    page.wait_for_function(FITTED_JS)
+    assert page.evaluate("document.getElementById('my-hand').dataset.fit") == str(screen)

@@ -190,10 +190,10 @@ export class TableView {
     this.side.append(this.notice, this.turnLine, this.error, this.panel);
     root.append(bar, this.status, felt, this.side, this.handZone, this.announcer);
     root.addEventListener("keydown", (event) => this.arrowKeys(event));
-    window.addEventListener("resize", () => {
-      this.fitHand();
-      this.fitFelt();
-    });
+    window.addEventListener("resize", () => this.refit());
+    // A phone's browser widens its window while something on the page is wider than the screen
+    // and narrows it back, without a resize event, once that is gone: the page's box says so.
+    new ResizeObserver(() => this.refit()).observe(document.documentElement);
   }
 
   /** The state being drawn; only read once there is one. */
@@ -575,6 +575,13 @@ export class TableView {
       this.myForfeit() && state.status === "playing" ? this.game.forfeitNote : note;
     this.fitHand();
     this.rovingFocus();
+  }
+
+  /** Fit the hand and the felt again where the window is no longer the one they were fitted to. */
+  refit() {
+    const hand = this.hand;
+    if (hand && hand.dataset.fit !== String(window.innerWidth)) this.fitHand();
+    if (this.felt.dataset.fit !== `${window.innerWidth}x${window.innerHeight}`) this.fitFelt();
   }
 
   // Fan the hand to fit its width. A card's tap target (the part the next card leaves
@@ -1049,7 +1056,8 @@ export class TableView {
     const turnAway = this.root.querySelector("#turn-absence");
     if (turnAway) {
       const toAct = state.view ? state.view.to_act : null;
-      const box = toAct === null ? null : this.zones[toAct].box.querySelector("[data-absence-seat]");
+      const box =
+        toAct === null ? null : this.zones[toAct].box.querySelector("[data-absence-seat]");
       turnAway.textContent = box ? box.textContent || "" : "";
     }
   }
