@@ -5,7 +5,8 @@ wins (a two-player game, Japanese Joker and Whist; seats alternate so the first 
 cancels out), or in a game of more seats (classic Joker) one bot of a kind against the others
 of another, its mean placement (1 = first, by the final scores) and its share of first places
 (its seat rotates). Then the strong bot's decision time at the
-default budget, mean and p99, over real decisions of every game.
+default budget, mean and p99, over real decisions of every game; then what the review of a
+player's play marks and costs (``bench/review.py``).
 
 The win-rate runs give the strong bot a fixed number of sampled worlds per decision (``--worlds``)
 instead of its 300 ms clock, so that they finish in minutes and give the same figures on any
@@ -23,6 +24,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
+from bench import review
 from games import bots
 from games.bots import strong
 from games.rules import game_spec, game_specs, get_game
@@ -136,6 +138,9 @@ def main() -> None:
         "--pairings", default="easy:random,strong:random,strong:easy", help="first:second,…"
     )
     parser.add_argument("--decisions", type=int, default=100, help="timed decisions per game")
+    parser.add_argument("--review-matches", type=int, default=50, help="reviewed, per kind")
+    parser.add_argument("--review-worlds", type=int, default=24, help="the site's REVIEW_WORLDS")
+    parser.add_argument("--review-cost-matches", type=int, default=2, help="to 21, both seats")
     args = parser.parse_args()
 
     kinds: dict[str, Bot] = {
@@ -175,6 +180,10 @@ def main() -> None:
             f"cpu mean {1000 * statistics.fmean(cpu):.0f} ms, p99 {1000 * p99(cpu):.0f} ms "
             f"over {len(wall)} decisions",
             flush=True,
+        )
+    if args.review_matches or args.review_cost_matches:
+        review.report(
+            args.review_matches, args.review_worlds, args.worlds, args.review_cost_matches
         )
 
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from . import history
-from .models import Invitation, Match, MatchEvent, Seat, Table
+from .models import Invitation, Match, MatchEvent, MatchReview, Seat, Table
 from .rules import get_game
 from .services.matches import match_cancel
 
@@ -177,4 +177,27 @@ class MatchEventAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(MatchReview)
+class MatchReviewAdmin(admin.ModelAdmin):
+    """Reviews are made by the worker, never by hand; deleting one lets it be asked for again
+    (say, after ``REVIEW_WORLDS`` changed), outside the player's daily count once a day passed."""
+
+    list_display = ["match", "seat", "requested_by", "status", "worlds", "seconds", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["=match__id", "requested_by__name"]
+    list_select_related = ["match", "requested_by"]
+    readonly_fields = ["summary_text"]
+    exclude = ["decisions", "summary"]
+
+    @admin.display(description="summary")
+    def summary_text(self, obj: MatchReview) -> str:
+        return json.dumps(obj.summary)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .bots.strong import distinct_candidates, evaluate
+from .bots.strong import distinct_candidates, evaluate, margin
 from .replay import Event, replay
 from .rules import game_spec
 
@@ -33,6 +33,8 @@ class Decision:
 
     step: int
     version: int
+    hand: int
+    standing: float  # the seat's score less its opponents' mean before the decision
     taken: dict[str, Any]
     best: dict[str, Any]
     taken_value: float
@@ -65,7 +67,8 @@ def review_seat(
     for index, event in enumerate(events):
         if event.seat != seat or event.kind != "act":
             continue
-        view = steps[index].state.view(seat)
+        state = steps[index].state
+        view = state.view(seat)
         candidates = distinct_candidates(view)
         if event.action not in candidates:
             candidates.append(dict(event.action))  # a card no different from one searched
@@ -79,7 +82,17 @@ def review_seat(
         loss = best_value - taken_value
         mark = BLUNDER if loss >= BLUNDER_TIMES * mistake else MISTAKE if loss >= mistake else ""
         decisions.append(
-            Decision(index, event.version, dict(event.action), best, taken_value, best_value, mark)
+            Decision(
+                index,
+                event.version,
+                state.hand_number,
+                margin(state.scores, seat),
+                dict(event.action),
+                best,
+                taken_value,
+                best_value,
+                mark,
+            )
         )
     return decisions
 

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
@@ -199,7 +199,11 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def action_text(action: dict[str, Any]) -> str:
     """An action in a few characters: the card (and the joker's call), the bid, the suit."""
-    return " ".join(str(value) for key, value in action.items() if key != "type")
+    return " ".join(
+        gettext("no trump") if value is None else str(value)
+        for key, value in action.items()
+        if key != "type"
+    )
 
 
 def _reviews(request: HttpRequest, match: Match, seats: list[Any]) -> list[dict[str, Any]]:
@@ -209,8 +213,9 @@ def _reviews(request: HttpRequest, match: Match, seats: list[Any]) -> list[dict[
     rows = []
     for seat in seats:
         review = made.get(seat.position)
-        mistakes = []
+        mistakes, chart = [], None
         if review is not None and review.status == MatchReview.Status.DONE:
+            chart = reviews.review_chart(review.decisions)
             mistakes = [
                 {**d, "taken_text": action_text(d["taken"]), "best_text": action_text(d["best"])}
                 for d in review.decisions
@@ -221,6 +226,7 @@ def _reviews(request: HttpRequest, match: Match, seats: list[Any]) -> list[dict[
                 "seat": seat,
                 "review": review,
                 "mistakes": mistakes,
+                "chart": chart,
                 "may_ask": review is None
                 and reader is not None
                 and match.status == Match.Status.FINISHED

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules import GameSpec, State, game_spec
@@ -93,8 +93,12 @@ def playout(spec: GameSpec, state: State, seat: int, start: State) -> float:
     seen = spec.seen_in_world
     while state.to_act is not None and state.hand_number == hand:
         state = state.apply(easy.decide(seen(state)))
-    points = spec.playout_points(start, state)
-    others = [points[other] for other in range(len(points)) if other != seat]
+    return margin(spec.playout_points(start, state), seat)
+
+
+def margin(points: Sequence[float], seat: int) -> float:
+    """The seat's points less its opponents' mean: what the search values."""
+    others = [value for other, value in enumerate(points) if other != seat]
     return points[seat] - sum(others) / len(others)
 
 

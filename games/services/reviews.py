@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
+from core.chart import Chart, line_chart
 from core.errors import ServiceError
 
 from .. import history, review
@@ -28,6 +29,7 @@ from ..models import Match, MatchReview, Table
 from .jobs import enqueue_on_commit
 
 OPEN_TO_ALL = (Table.Visibility.PUBLIC, Table.Visibility.POOL)
+CHART_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)  # points between grid lines
 
 
 def may_review(player: Player, match: Match, seat: int) -> bool:
@@ -108,3 +110,23 @@ def reviews_sweep() -> int:
     late = timezone.now() - timedelta(seconds=settings.REVIEW_LATE_SECONDS)
     pending = MatchReview.objects.filter(status=MatchReview.Status.PENDING, created_at__lt=late)
     return sum(review_run(review_id) for review_id in pending.values_list("pk", flat=True))
+
+
+def review_chart(decisions: list[dict[str, Any]]) -> Chart | None:
+    """The seat's expected standing through the match (docs/review.md § The chart): at each
+    decision, its score less its opponents' mean so far plus what the search expects the hand to
+    add after the choice made (the first line) and after the best one found (the second)."""
+    if not decisions or any("standing" not in d for d in decisions):
+        return None  # none, or made before reviews kept the standing
+    taken = [d["standing"] + d["taken_value"] for d in decisions]
+    best = [d["standing"] + d["best_value"] for d in decisions]
+    labels = [
+        gettext(
+            "Hand %(hand)s, step %(step)s: %(taken)+.1f expected after the choice made, "
+            "%(best)+.1f after the best found"
+        )
+        % {"hand": d["hand"], "step": d["step"], "taken": value, "best": better}
+        for d, value, better in zip(decisions, taken, best, strict=True)
+    ]
+    marks = [d["mark"] for d in decisions]
+    return line_chart([taken, best], labels, steps=CHART_STEPS, marks=marks)

@@ -1,7 +1,8 @@
 """The review of a player's decisions in the browser (issue 31 § 1): on a finished match's page a
-guest asks for the review of a seat (a public match: any seat), the summary and the marks come,
-and a mark's link opens the replay at that decision with the line said and the better card
-ringed. (The task runs at once here: the test server's Celery is eager.)"""
+guest asks for the review of a seat (a public match: any seat), the summary, the chart of the
+expected standing (a point called out for each mark) and the marks come, and a mark's link opens
+the replay at that decision with the line said and the better card ringed. (The task runs at once
+here: the test server's Celery is eager.)"""
 
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
         assert re.search(r"\d+ mistakes?, \d+ blunders; accuracy [\d.]+ %", summary), summary
         marks = seat.locator(".review-marks li")
         assert marks.count() >= 1, summary
+        # The chart of the expected standing: on the screen, within the phone's width, with a
+        # point called out for each mistake or blunder listed.
+        chart = seat.locator(".review-chart svg")
+        chart.scroll_into_view_if_needed()
+        assert chart.is_visible()
+        box = chart.bounding_box()
+        assert box and box["height"] > 60 and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        called_out = seat.locator(".review-chart circle.mistake, .review-chart circle.blunder")
+        assert called_out.count() == marks.count()
+        seat.screenshot(path=str(artifacts / "review-chart-360.png"))
         page.screenshot(path=str(artifacts / "review-summary-360.png"), full_page=True)
         link = marks.first.locator("a")
         step = int(re.search(r"step=(\d+)", link.get_attribute("href")).group(1))

@@ -53,3 +53,22 @@ def test_the_strong_players_own_choices_are_no_mistake_and_random_play_loses_poi
     assert sum(d.loss for d in theirs) > 0 and any(d.mark in (MISTAKE, BLUNDER) for d in theirs)
     judged = summary(theirs, points)
     assert judged["accuracy"] < 100 and judged["mistakes"] + judged["blunders"] > 0
+
+
+def test_the_standing_before_each_decision_is_the_score_so_far():
+    """Kept for the chart: the seat's score less its opponent's, the same for every decision of
+    a hand, nothing before the first hand's result, and at two seats each seat's the other's
+    negated."""
+    options = {"points": 11}
+    events = strong_against_random("japanese_joker", options)
+    ours = review_seat("japanese_joker", options, SEED, events, 0, worlds=2)
+    theirs = review_seat("japanese_joker", options, SEED, events, 1, worlds=2)
+    by_hand: dict[int, set[float]] = {}
+    for decision in ours:
+        by_hand.setdefault(decision.hand, set()).add(decision.standing)
+    assert len(by_hand) >= 2 and all(len(values) == 1 for values in by_hand.values())
+    first = min(by_hand)
+    assert by_hand[first] == {0.0} and any(v != {0.0} for v in by_hand.values())
+    for decision in theirs:
+        if decision.hand in by_hand:
+            assert by_hand[decision.hand] == {-decision.standing}

@@ -8,6 +8,8 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 from django.utils import timezone
 
 from core.errors import ServiceError
@@ -46,8 +48,16 @@ def test_a_review_is_made_once_kept_and_shown_on_the_page(finished, alice, carol
 
     html = client_for(carol).get(f"/matches/{finished.pk}/").content.decode()
     assert 'id="review"' in html and "accuracy" in html
-    for mark in (d for d in review.decisions if d["mark"]):
+    marked = [d for d in review.decisions if d["mark"]]
+    for mark in marked:
         assert f'href="?step={mark["step"]}#replay"' in html
+    # The chart: a point for each decision on the line of the choices made, the marked called out.
+    chart = html[html.index('class="review-chart"') : html.index("</figure>")]
+    assert chart.count("<circle") == len(review.decisions) and chart.count("<polyline") == 2
+    assert chart.count('class="mistake"') + chart.count('class="blunder"') == len(marked)
+    last = review.decisions[-1]
+    expected = f"{last['standing'] + last['taken_value']:+.1f} expected after the choice made"
+    assert expected in chart
 
 
 def test_who_may_ask_and_when(finished, alice, bob, carol, dave):
@@ -99,3 +109,20 @@ def test_the_page_asks_and_the_sweep_makes_a_review_whose_task_was_lost(finished
     assert MatchReview.objects.get(pk=review.pk).status == MatchReview.Status.DONE
     bad = client_for(alice).post(f"/matches/{finished.pk}/review/", {"seat": "x"})
     assert bad.status_code == 302 and MatchReview.objects.count() == 1
+
+
+def test_an_admin_sees_reviews_and_may_delete_one_to_have_it_made_again(finished, alice):
+    review = reviews.review_request(player=alice, match_id=finished.pk, seat=0)
+    reviews.review_run(review.pk)
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client = Client()
+    client.force_login(admin)
+    listing = client.get("/admin/games/matchreview/?status__exact=done").content.decode()
+    assert f"review of seat 0 in match {finished.pk}" in listing
+    page = client.get(f"/admin/games/matchreview/{review.pk}/change/").content.decode()
+    assert "&quot;accuracy&quot;" in page
+    assert client.get("/admin/games/matchreview/add/").status_code == 403
+    client.post(f"/admin/games/matchreview/{review.pk}/delete/", {"post": "yes"})
+    assert not MatchReview.objects.exists()
+    again = reviews.review_request(player=alice, match_id=finished.pk, seat=0)
+    assert again.status == MatchReview.Status.PENDING
