@@ -2,7 +2,8 @@
 
 A guest presses "Play … against the computer" in the lobby, asks for a suggestion once (the
 card is outlined), and plays the practice match to its end by clicking; every computer move is
-the worker's, taken off Redis, and reaches the page through the Redis channel layer.
+the worker's, taken off Redis, and reaches the page through the Redis channel layer. Then the
+guest asks for the review of their own play, which the worker makes (issue 31).
 """
 
 from __future__ import annotations
@@ -89,4 +90,41 @@ def test_a_guest_plays_the_computer_to_the_end_in_the_browser(browser, worker_si
     assert person.state["result"] is not None
     log = worker.log.read_text()
     assert re.search(r"Task games\.tasks\.play_bot_turn\[[^\]]+\] succeeded", log)
+    review_own_play(person, worker, artifacts)
     assert not person.errors
+
+
+def review_own_play(person: Person, worker: Worker, artifacts) -> None:
+    """The match over, the guest asks for the review of their own seat on the match's page; the
+    worker makes it (the page says so meanwhile), then the summary, the chart and the marks show,
+    and a mark's link opens the replay at that decision with the line said (issue 31 § 1)."""
+    page = person.page
+    seat = person.state["seat"]
+    page.goto(f"/matches/{person.state['match']}/")
+    mine = f".review-seat[data-seat='{seat}']"
+    page.locator(mine).get_by_role("button", name="Review this play").click()
+    for _ in range(120):
+        if page.locator(mine).get_attribute("data-status") == "done":
+            break
+        assert page.locator(f"{mine} .review-pending").is_visible()
+        page.wait_for_timeout(1000)
+        page.reload()
+    else:
+        pytest.fail("the worker did not make the review")
+    assert re.search(r"Task games\.tasks\.review_match\[[^\]]+\] succeeded", worker.log.read_text())
+    summary = page.locator(f"{mine} .review-summary").inner_text()
+    assert re.search(r"\d+ mistakes?, \d+ blunders?; accuracy [\d.]+ %", summary), summary
+    chart = page.locator(f"{mine} .review-chart svg")
+    chart.scroll_into_view_if_needed()
+    assert chart.is_visible() and chart.locator("polyline").count() == 2
+    marks = page.locator(f"{mine} .review-marks li")
+    called_out = page.locator(
+        f"{mine} .review-chart circle.mistake, {mine} .review-chart circle.blunder"
+    )
+    assert called_out.count() == marks.count()
+    page.screenshot(path=str(artifacts / "practice-review.png"), full_page=True)
+    if marks.count():  # random clicks against the computer: nearly always some
+        marks.first.locator("a").click()
+        page.locator("#replay.ready").wait_for()
+        line = page.locator("#replay-board .rmark")
+        assert line.is_visible() and "better" in line.inner_text()
