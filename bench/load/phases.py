@@ -28,6 +28,7 @@ FLOOR_P99_MS = 100.0
 FLOOR_SOCKETS = 2000
 FLOOR_KB_PER_TABLE = 100.0
 FLOOR_SLOW_READER_P99_RATIO = 2.0  # issue 25: non-readers may at most double the others' p99
+FLOOR_SYNC_SPAM_CPU_RATIO = 1.5  # issue 32: a client that syncs on every early ack, web CPU/move
 
 T = TypeVar("T")
 
@@ -136,15 +137,19 @@ class Run:
 
     # Closed loop ----------------------------------------------------------------------------------
 
-    async def closed_loop(self, users: list[Identity]) -> list[dict[str, Any]]:
+    async def closed_loop(
+        self, users: list[Identity], counts: list[int], *, sync_spam: bool = False
+    ) -> list[dict[str, Any]]:
+        """A step of ``counts[i]`` tables each; with ``sync_spam`` clients that sync whenever an
+        ack comes before its state."""
         args = self.args
         steps = []
-        for count in args.closed_steps:
+        for count in counts:
             self.check_alive()
             pairs = [(users.pop(), users.pop()) for _ in range(count)]
             ids = await self.tables(pairs, stake=CLOSED_STAKE)
             tables = [
-                LiveTable(self.bench, table_id, pair, closed_loop=True)
+                LiveTable(self.bench, table_id, pair, closed_loop=True, sync_spam=sync_spam)
                 for table_id, pair in zip(ids, pairs, strict=True)
             ]
             recorder = Recorder()
@@ -195,7 +200,8 @@ class Run:
             steps.append(step)
             per_move = step["cpu_ms_per_move"]
             print(
-                f"  closed loop {count:4d} tables: {per_s:7.1f} moves/s, ack p50 "
+                f"  {'sync spam' if sync_spam else 'closed loop'} {count:4d} tables: "
+                f"{per_s:7.1f} moves/s, ack p50 "
                 f"{step['ack']['p50_ms']} p99 {step['ack']['p99_ms']} ms, move→last seat p50 "
                 f"{step['move_to_last_seat']['p50_ms']} p99 {step['move_to_last_seat']['p99_ms']}"
                 f" ms, errors {sum(recorder.errors.values())}, gaps {recorder.gaps}, syncs "
@@ -223,3 +229,18 @@ class Run:
 
     def redis_pid(self) -> list[int]:
         return self._redis
+
+
+def sync_spam_floor(result: dict[str, Any]) -> dict[str, Any]:
+    """The spamming clients' web CPU per move against the well-behaved step of as many tables
+    (else the closest)."""
+    (spam,) = result["sync_spam"]
+    calm = min(result["closed_loop"], key=lambda step: abs(step["tables"] - spam["tables"]))
+    ratio = spam["cpu_ms_per_move"]["web"] / max(calm["cpu_ms_per_move"]["web"], 1e-9)
+    return {
+        "floor": f"a client that syncs on every early ack costs <= "
+        f"{FLOOR_SYNC_SPAM_CPU_RATIO:g}x web CPU a move",
+        "value": f"{spam['cpu_ms_per_move']['web']} / {calm['cpu_ms_per_move']['web']} ms = "
+        f"x{ratio:.2f} ({spam['syncs']} syncs; {spam['tables']} and {calm['tables']} tables)",
+        "passed": ratio <= FLOOR_SYNC_SPAM_CPU_RATIO,
+    }

@@ -34,6 +34,7 @@ from bench.load.phases import (
     FLOOR_P99_MS,
     FLOOR_SLOW_READER_P99_RATIO,
     FLOOR_SOCKETS,
+    sync_spam_floor,
 )
 from bench.load.pools import add_arguments as add_pool_arguments
 from bench.load.pools import pool_floor, pool_phase
@@ -77,7 +78,9 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
         need_guests += 2 * args.slow_tables
         guests = await run.in_db(make_guests, need_guests, run.tag)
-        users = await run.in_db(make_users, 2 * sum(args.closed_steps), run.tag)
+        users = await run.in_db(
+            make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag
+        )
         # Echo baselines.
         print("Echo baselines", flush=True)
         echo = await run.echo("/ws/bench/echo/", args.echo_clients, args.echo_seconds)
@@ -97,7 +100,12 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         print(f"Human pace, open loop: one move per table every {args.period:g} s", flush=True)
         result["open_loop"] = await run.open_loop(guests)
         print("Closed loop: every seat moves as soon as it is to act", flush=True)
-        result["closed_loop"] = await run.closed_loop(users)
+        result["closed_loop"] = await run.closed_loop(users, args.closed_steps)
+        if args.sync_spam_tables:
+            print("Sync spam: the closed loop, clients syncing on every early ack", flush=True)
+            result["sync_spam"] = await run.closed_loop(
+                users, [args.sync_spam_tables], sync_spam=True
+            )
         if args.slow_readers:
             print(
                 f"Slow readers: {args.slow_readers} sockets that send sync 8/s and never read",
@@ -186,6 +194,8 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "passed": slow["passed"],
             }
         )
+    if result.get("sync_spam"):
+        checks.append(sync_spam_floor(result))
     if result.get("pools"):
         checks.append(pool_floor(result))
     if result.get("arena"):
@@ -273,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         "judged by the last step's connection rate (default 150)",
     )
     parser.add_argument("--slow-tables", type=int, default=100)
+    parser.add_argument(
+        "--sync-spam-tables", type=int, default=50, help="closed-loop tables of sync spammers"
+    )
     parser.add_argument(
         "--slow-readers", type=int, default=10, help="non-reading sockets (0: skip the phase)"
     )

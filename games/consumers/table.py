@@ -46,6 +46,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     seat: int | None = None
     version = 0
     state_version = 0  # the version of the last ``state`` this socket sent its client
+    published_version = 0  # the version this socket's own last act made (0: a later one came)
     registered = False
 
     # --- Lifecycle -------------------------------------------------------------------------------
@@ -199,6 +200,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
             }
         )
         await realtime.send_all(messages)
+        self.published_version = outcome.version
         if outcome.duplicate:
             await self._snapshot()
 
@@ -209,7 +211,15 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         """A fresh state, unless the last one this socket sent is of the match's version now:
         that one is with the client or on its way (the socket keeps its frames in order), and
         another would cost a snapshot for nothing. A client syncs on a version gap, which that
-        state closes; one that syncs without a gap (or never reads) gets nothing more."""
+        state closes; one that syncs without a gap (or never reads) gets nothing more.
+
+        Nor when this socket's own act made the match's last version it knows of: that move's
+        state is published to its group, sent or on its way (a client that syncs whenever the
+        ack overtakes the state would otherwise cost a database read or a snapshot a move). Once
+        only: should that state be lost, the next sync asks the database."""
+        if self.published_version:
+            self.published_version = 0
+            return
         if self.state_version and self.state_version == await run_db(
             move_rows.match_version, self.table_id
         ):
@@ -289,7 +299,7 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
                 return
         self._saw(event["version"])
         if event["kind"] == "state":
-            self.state_version = event["version"]
+            self._sent_state(event["version"])
         await self.send_text(event["text"])
         if event["kind"] == "match_over":
             for served in hooks.table_socket_handlers():
@@ -331,8 +341,13 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         its version noted."""
         self._saw(frame.get("version"))
         if frame["type"] == "state":
-            self.state_version = frame["version"]
+            self._sent_state(frame["version"])
         await self.send_json(frame, replaceable=replaceable)
+
+    def _sent_state(self, version: int) -> None:
+        self.state_version = version
+        if version > self.published_version:  # a later move's: the own move is no longer news
+            self.published_version = 0
 
     def _saw(self, version: Any) -> None:
         if isinstance(version, int) and version > self.version:

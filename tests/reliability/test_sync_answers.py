@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from core import realtime
 from games.models import Match
 from games.rules import get_game
-from games.services import moves
+from games.services import move_rows, moves, presence
 from tests.support.live import Sock, cookie_headers, start_table
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -107,3 +107,51 @@ async def test_a_sync_is_answered_after_a_lost_frame_and_not_when_the_state_is_c
     await sock.send({"type": "sync"})
     assert await _states_within(sock, 1.5) == 0
     await sock.close()
+
+
+async def test_a_sync_between_the_ack_and_the_state_of_ones_own_move_costs_no_snapshot(
+    alice, bob, settings, fast_clients, monkeypatch
+):
+    """Pass (issue 32, floor 6): a client that syncs whenever its move's ack comes before the
+    move's state gets that state once, and the sync costs neither a snapshot nor a database
+    read; after a quiet second a sync with no gap brings nothing either."""
+    settings.LIVE_SYNC_SECONDS = 1.0
+    reads: list[str] = []
+    for module, name in ((move_rows, "match_version"), (presence, "table_snapshot")):
+        monkeypatch.setattr(module, name, _counted(getattr(module, name), name, reads))
+    table = await sync_to_async(start_table)("japanese_joker", [alice, bob])
+    mover = None
+    for player in (alice, bob):
+        sock = await Sock.open(table.pk, await sync_to_async(cookie_headers)(player))
+        await sock.drain()
+        if sock.state["view"]["to_act"] == sock.seat:
+            mover = sock
+            break
+        await sock.close()
+    assert mover is not None
+    state = mover.state
+    action = state["view"]["legal"][0]
+    reads.clear()
+    await mover.send({"type": "act", "version": state["version"], "id": "own-1", "action": action})
+    await mover.send({"type": "sync"})
+    frames = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 1.5
+    while (left := end - loop.time()) > 0:
+        if not await mover.communicator.receive_nothing(timeout=min(left, 0.05)):
+            frames.append(await mover.recv())
+    states = [frame["version"] for frame in frames if frame["type"] == "state"]
+    assert [f["type"] for f in frames if f["type"] == "ack"] == ["ack"]
+    assert states == [state["version"] + 1], frames
+    assert reads == []
+    await mover.send({"type": "sync"})
+    assert await _states_within(mover, 1.2) == 0
+    await mover.close()
+
+
+def _counted(function, name: str, calls: list[str]):
+    def counted(*args, **kwargs):
+        calls.append(name)
+        return function(*args, **kwargs)
+
+    return counted
