@@ -94,7 +94,9 @@ def make_users(count: int, tag: str) -> list[Identity]:
     return [Identity(p.pk, c) for p, c in zip(players, cookies, strict=True)]
 
 
-def start_tables(pairs: list[tuple[Identity, Identity]], *, stake: int) -> list[int]:
+def start_tables(
+    pairs: list[tuple[Identity, Identity]], *, stake: int, speed: str = "normal"
+) -> list[int]:
     """Open a table per pair with both seated and start each match (the table service's start:
     the deal, the stakes, the clocks), all in one transaction."""
     from django.db import transaction
@@ -115,6 +117,7 @@ def start_tables(pairs: list[tuple[Identity, Identity]], *, stake: int) -> list[
                     seats_total=2,
                     visibility=Table.Visibility.PUBLIC,
                     rated=False,
+                    speed=speed,
                 )
                 for first, _second in pairs
             ]
@@ -129,6 +132,34 @@ def start_tables(pairs: list[tuple[Identity, Identity]], *, stake: int) -> list[
         for table in tables:
             if table_start(table) is None:
                 raise RuntimeError(f"table {table.pk} could not start its match")
+    return [table.pk for table in tables]
+
+
+def waiting_tables(creators: list[Identity]) -> list[int]:
+    """An open table for each creator, seated alone: a waiting room nobody joins."""
+    from games.models import Seat, Table
+    from games.rules import get_game
+
+    options = get_game(GAME).parse_options({})
+    tables = Table.objects.bulk_create(
+        [
+            Table(
+                game=GAME,
+                options=options,
+                creator_id=who.player_id,
+                seats_total=2,
+                visibility=Table.Visibility.PUBLIC,
+                rated=False,
+            )
+            for who in creators
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, player_id=who.player_id, position=0)
+            for table, who in zip(tables, creators, strict=True)
+        ]
+    )
     return [table.pk for table in tables]
 
 

@@ -55,12 +55,16 @@ class Run:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db, lambda: function(*args, **kwargs))
 
-    async def tables(self, pairs: list[tuple[Identity, Identity]], stake: int) -> list[int]:
+    async def tables(
+        self, pairs: list[tuple[Identity, Identity]], stake: int, speed: str = "normal"
+    ) -> list[int]:
         """Start the tables in the database; send what the start published (nobody listens yet,
         as when a table fills from the lobby before its players' pages have opened)."""
         from core import realtime
 
-        (ids, messages) = await self.in_db(realtime.collecting(start_tables), pairs, stake=stake)
+        (ids, messages) = await self.in_db(
+            realtime.collecting(start_tables), pairs, stake=stake, speed=speed
+        )
         await self.in_db(analyze)
         for message in messages:  # one at a time: this process's Redis pool is bounded too
             await realtime.send_all([message])

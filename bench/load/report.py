@@ -26,6 +26,8 @@ from bench.load.data import (
     make_guests,
     make_users,
 )
+from bench.load.idle import add_arguments as add_idle_arguments
+from bench.load.idle import guests_needed, idle_floor, idle_phase
 from bench.load.paced import PacedRun
 from bench.load.phases import (
     FLOOR_CAPACITY_TABLES,
@@ -76,7 +78,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         first_table = await run.in_db(first_new_table)
         # Enough for the largest step, the socket floor, and tables that failed to open.
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
-        need_guests += 2 * args.slow_tables
+        need_guests += 2 * args.slow_tables + guests_needed(args)
         guests = await run.in_db(make_guests, need_guests, run.tag)
         users = await run.in_db(
             make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag
@@ -112,6 +114,8 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
                 flush=True,
             )
             result["slow_readers"] = await run.slow_readers(guests)
+        if args.idle_tables:
+            result["idle"] = await idle_phase(run, guests)
         if args.pool_players:
             print(
                 f"Quick play: {args.pool_players} players join pools within {args.pool_window:g} s",
@@ -196,6 +200,8 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
         )
     if result.get("sync_spam"):
         checks.append(sync_spam_floor(result))
+    if result.get("idle"):
+        checks.append(idle_floor(result))
     if result.get("pools"):
         checks.append(pool_floor(result))
     if result.get("arena"):
@@ -291,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_pool_arguments(parser)
     add_arena_arguments(parser)
+    add_idle_arguments(parser)
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)
     parser.add_argument(

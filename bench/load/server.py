@@ -20,6 +20,10 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
 SERVER_APP_NAME = "joker-bench-server"  # PostgreSQL application_name of the server processes
 
 
+IDLE_TURN_SECONDS = 2.0  # bench/load/idle.py
+IDLE_BANK_SECONDS = 3.0
+
+
 def configure_environment(var_dir: str) -> None:
     """The environment of this process and of every server process it starts."""
     defaults = {
@@ -39,6 +43,9 @@ def configure_environment(var_dir: str) -> None:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_SSL_REDIRECT": "0",
             "VAR_DIR": var_dir,
+            # The idle phase's tables, and only they, are Relaxed: their clocks run out within it.
+            "RELAXED_TURN_SECONDS": str(IDLE_TURN_SECONDS),
+            "RELAXED_BANK_SECONDS": str(IDLE_BANK_SECONDS),
             # The clients move as fast as the server answers, far above a person's pace.
             "LIVE_RATE_PER_SECOND": "100000",
             "LIVE_RATE_BURST": "100000",

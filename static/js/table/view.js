@@ -24,6 +24,8 @@ import { callText, clockText, fmt, seatName } from "./text.js";
 
 // The narrowest a card's tap target may be, in CSS px (WCAG 2.5.5's 44 × 44).
 const TAP = 44;
+// A tap this soon after a move was sent is the second of a double tap (ms).
+const DOUBLE_TAP_MS = 600;
 
 /** @type {Record<number, string[]>} */
 // Where each seat sits, from the viewer's (bottom) clockwise; classic Joker at three puts the
@@ -74,6 +76,8 @@ export class TableView {
     this.offline = false;
     /** a move sent and not yet answered: the cards do not take a second one meanwhile */
     this.inFlight = false;
+    /** when the last move was sent: a tap soon after is the second of a double tap */
+    this.sentAt = 0;
     /** @type {string | null} the card chosen by a first tap, with "Tap twice to play" on */
     this.selected = null;
     this.tapConfirm = false;
@@ -259,6 +263,7 @@ export class TableView {
   /** A move is on its way to the server: the cards wait for its answer. */
   sending() {
     this.inFlight = true;
+    this.sentAt = performance.now();
     this.selected = null;
     this.root.classList.add("in-flight");
   }
@@ -692,7 +697,10 @@ export class TableView {
   clickCard(code, button) {
     if (this.offline || this.inFlight) return;
     if (!this.myTurn()) {
-      if (this.state && this.state.status === "playing" && !this.myForfeit()) {
+      // A quick second tap that lands once the move's answer came is no attempt to play out
+      // of turn: nothing to say.
+      const doubleTap = performance.now() - this.sentAt < DOUBLE_TAP_MS;
+      if (!doubleTap && this.state && this.state.status === "playing" && !this.myForfeit()) {
         this.showError(gettext("Wait for your turn."));
       }
       return;
