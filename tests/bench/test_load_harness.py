@@ -36,10 +36,10 @@ def _end_bench_sessions() -> None:
 @pytest.mark.slow
 def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
     """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
-    starts serve.py's processes, measures both echoes, an open-loop step, a closed-loop step
-    and the slow-reader phase, ends every match, finds the ledger clean, no hidden card in any
-    frame and nothing wrong in the server log, writes its JSON, and stops every process it
-    started."""
+    starts serve.py's processes, measures both echoes, an open-loop step, a closed-loop step,
+    the sync-spam step, the slow-reader and the idle-tables phases, ends every match, finds
+    the ledger clean, no hidden card in any frame and nothing wrong in the server log, writes
+    its JSON, and stops every process it started."""
     db = connection.settings_dict
     env = {
         key: value
@@ -66,6 +66,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--slow-tables", "2", "--slow-readers", "2"),
         *("--pool-players", "4", "--pool-window", "1", "--pools", "japanese_joker/fast/0/casual"),
         *("--arena-players", "0"),  # a minute at least: run by hand (docs/performance.md)
+        *("--sync-spam-tables", "2", "--idle-tables", "3", "--idle-beside", "2"),
     ]
     try:
         result = subprocess.run(
@@ -90,6 +91,11 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     assert slow["alone"]["moves"] > 0 and slow["beside_non_readers"]["moves"] > 0
     assert slow["syncs_sent"] > 0
     assert run["pools"]["tables_started"] == 2  # quick play: four players, two tables
+    (spam,) = run["sync_spam"]  # clients that sync on every early ack: they did, and played
+    assert spam["moves"] > 0 and spam["syncs"] > 0
+    idle = run["idle"]  # a waiting room, a table nobody moves at, one whose players left
+    assert idle["idle"] == {"waiting_rooms": 1, "sitting": 1, "gone": 1}
+    assert idle["alone"]["moves"] > 0 and idle["beside_idle"]["moves"] > 0
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
     assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}
