@@ -4,8 +4,10 @@ figures are the benchmark's to report, never a test's to assert."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -68,13 +70,33 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--arena-players", "0"),  # a minute at least: run by hand (docs/performance.md)
         *("--sync-spam-tables", "2", "--idle-tables", "3", "--idle-beside", "2"),
     ]
+    bench = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        result = subprocess.run(
-            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=150
-        )
+        stdout, stderr = bench.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        # The bench and every server process it started (each in a session of its own): one
+        # left running, as a plain timeout left them, starved the tests after this one.
+        os.killpg(bench.pid, signal.SIGKILL)
+        stdout, stderr = bench.communicate()
+        log = output.with_name("latest-server.log")
+        children = list(_pids(log.read_text() if log.exists() else "").values())
+        # serve.py first (the children's parent), or it starts them again.
+        parents = {_parent(child) for child in children} - {None, 1, os.getpid()}
+        for pid in [*parents, *children]:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+        pytest.fail(f"the bench took over 150 s:\n{stdout}{stderr}")
     finally:
         _end_bench_sessions()
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert bench.returncode == 0, stdout + stderr
     run = json.loads(output.read_text())
 
     assert run["server"]["web_processes"] == (os.cpu_count() or 1)  # serve.py's default
@@ -99,7 +121,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
     assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}
-    assert "Server stopped (serve.py exit code 0)" in result.stdout
+    assert "Server stopped (serve.py exit code 0)" in stdout
     for name, pid in _pids(output.with_name("latest-server.log").read_text()).items():
         assert not os.path.exists(f"/proc/{pid}"), f"{name} (pid {pid}) still runs"
 
@@ -107,3 +129,11 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
 def _pids(log: str) -> dict[str, int]:
     pairs = (line.split(": pid ") for line in log.splitlines() if ": pid " in line)
     return {name: int(pid) for name, pid in pairs}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
