@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import time
 from functools import partial
 from typing import Any
 
@@ -47,15 +46,7 @@ def guests_needed(args: argparse.Namespace) -> int:
 async def idle_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
     args = run.args
     print(f"Idle tables: {args.idle_beside} played beside {args.idle_tables} idle", flush=True)
-    played = await run.add_open_tables(args.idle_beside, guests)
-    run.watched = played
-    origin = time.monotonic() + 1.0
-    schedulers = [
-        asyncio.ensure_future(
-            run.schedule(table, origin + args.period * index / len(played), args.period)
-        )
-        for index, table in enumerate(played)
-    ]
+    played, schedulers = await run.scheduled_tables(args.idle_beside, guests)
     alone = await run.paced_window(played)
     third = args.idle_tables // 3
     rooms = [guests.pop() for _ in range(third)]
@@ -74,12 +65,7 @@ async def idle_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
             await client.close()
     await asyncio.sleep(IDLE_TURN_SECONDS)  # the first turn clocks run out from here on
     beside = await run.paced_window(played)
-    for table in played:
-        table.running = False
-    for task in schedulers:
-        task.cancel()
-    await asyncio.gather(*schedulers, return_exceptions=True)
-    run.watched = []
+    await run.stop_schedules(played, schedulers)
     await run.finish_tables(played + sitting)
     for ws in room_sockets:
         with contextlib.suppress(Exception):

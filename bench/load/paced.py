@@ -232,18 +232,36 @@ class PacedRun(Run):
             "web_rss_mb": round(self.rss() / 2**20, 1),
         }
 
-    async def slow_readers(self, guests: list[Identity]) -> dict[str, Any]:
-        """The same tables measured alone, then beside sockets that send and never read."""
-        args = self.args
-        tables = await self.add_open_tables(args.slow_tables, guests)
+    async def scheduled_tables(
+        self, count: int, guests: list[Identity]
+    ) -> tuple[list[LiveTable], list[asyncio.Task[None]]]:
+        """``count`` new tables, watched, each on its schedule (spread over one period)."""
+        tables = await self.add_open_tables(count, guests)
         self.watched = tables
         origin = time.monotonic() + 1.0
+        period = self.args.period
         schedulers = [
             asyncio.ensure_future(
-                self.schedule(table, origin + args.period * index / len(tables), args.period)
+                self.schedule(table, origin + period * index / len(tables), period)
             )
             for index, table in enumerate(tables)
         ]
+        return tables, schedulers
+
+    async def stop_schedules(
+        self, tables: list[LiveTable], schedulers: list[asyncio.Task[None]]
+    ) -> None:
+        for table in tables:
+            table.running = False
+        for task in schedulers:
+            task.cancel()
+        await asyncio.gather(*schedulers, return_exceptions=True)
+        self.watched = []
+
+    async def slow_readers(self, guests: list[Identity]) -> dict[str, Any]:
+        """The same tables measured alone, then beside sockets that send and never read."""
+        args = self.args
+        tables, schedulers = await self.scheduled_tables(args.slow_tables, guests)
         alone = await self.paced_window(tables)
         readers = [
             NonReader(self.bench, tables[index % len(tables)].table_id)
@@ -259,12 +277,7 @@ class PacedRun(Run):
         for reader in readers:
             reader.close()
         await asyncio.gather(*running, return_exceptions=True)
-        for table in tables:
-            table.running = False
-        for task in schedulers:
-            task.cancel()
-        await asyncio.gather(*schedulers, return_exceptions=True)
-        self.watched = []
+        await self.stop_schedules(tables, schedulers)
         await self.finish_tables(tables)
         p99_alone = alone["move_to_last_seat"]["p99_ms"]
         p99_beside = beside["move_to_last_seat"]["p99_ms"]
