@@ -18,7 +18,11 @@ on one listening socket, which the kernel shares out between them (``--web-proce
 ``WEB_PROCESSES`` to choose); every process serves every table, since the state is in the
 database and messages cross processes on Redis. On the embedded default (SQLite) it runs one.
 
-Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000] [--web-processes N]
+A second machine of the same site (docs/deploy.md § More than one machine) runs
+``--web-only``: its Daphne processes and no worker or beat, since one worker and one beat serve
+every machine through PostgreSQL and Redis.
+
+Usage: python scripts/serve.py [--host 127.0.0.1] [--port 8000] [--web-processes N] [--web-only]
 """
 
 from __future__ import annotations
@@ -76,7 +80,9 @@ def listening_socket(host: str, port: int | str) -> socket.socket:
     return sock
 
 
-def commands(listen_fd: int, web_processes: int = 1) -> dict[str, list[str]]:
+def commands(
+    listen_fd: int, web_processes: int = 1, *, web_only: bool = False
+) -> dict[str, list[str]]:
     """The processes, by name (also what the tests start)."""
     celery = [str(BIN / "celery"), "-A", "config"]
     web = [
@@ -92,6 +98,8 @@ def commands(listen_fd: int, web_processes: int = 1) -> dict[str, list[str]]:
         "config.asgi:application",
     ]
     names = ["web"] if web_processes == 1 else [f"web-{n}" for n in range(1, web_processes + 1)]
+    if web_only:
+        return {name: web for name in names}
     return {
         **{name: web for name in names},
         "worker": [
@@ -178,6 +186,12 @@ def main() -> int:
         type=int,
         default=int(os.environ.get("WEB_PROCESSES") or default_web_processes()),
     )
+    parser.add_argument(
+        "--web-only",
+        action="store_true",
+        default=os.environ.get("WEB_ONLY", "") == "1",
+        help="Daphne processes only: another machine runs the worker and beat",
+    )
     args = parser.parse_args()
 
     stopping = False
@@ -206,7 +220,9 @@ def main() -> int:
 
     children = [
         Child(name, command)
-        for name, command in commands(listener.fileno(), max(1, args.web_processes)).items()
+        for name, command in commands(
+            listener.fileno(), max(1, args.web_processes), web_only=args.web_only
+        ).items()
     ]
     exit_code = 0
     try:

@@ -24,10 +24,11 @@ T = TypeVar("T")
 class SeatClient:
     """One player's table socket, a client of ``docs/protocol.md`` and nothing else."""
 
-    def __init__(self, table: LiveTable, identity: Identity) -> None:
+    def __init__(self, table: LiveTable, identity: Identity, node: int = 0) -> None:
         self.table = table
         self.bench = table.bench
         self.identity = identity
+        self.node = node  # with several server instances, each seat of a table on its own
         self.ws: Any = None
         self.reader: asyncio.Task[None] | None = None
         self.state: dict[str, Any] | None = None
@@ -65,7 +66,9 @@ class SeatClient:
         )
 
     async def open(self, table_id: int) -> None:
-        self.ws = await open_socket(self.bench, f"/ws/table/{table_id}/", self.identity.cookie)
+        self.ws = await open_socket(
+            self.bench, f"/ws/table/{table_id}/", self.identity.cookie, self.node
+        )
         self.reader = asyncio.ensure_future(self._read())
 
     async def _read(self) -> None:
@@ -240,7 +243,7 @@ class LiveTable:
         self.closed_loop = closed_loop
         self.sync_spam = sync_spam
         self.running = True
-        self.clients = [SeatClient(self, who) for who in identities]
+        self.clients = [SeatClient(self, who, node) for node, who in enumerate(identities)]
         self.held: dict[SeatClient, int] = {}
         self.pending: dict[int, float] = {}  # version a move will produce -> its start time
         self.table_ids = [table_id]

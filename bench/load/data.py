@@ -163,6 +163,24 @@ def waiting_tables(creators: list[Identity]) -> list[int]:
     return [table.pk for table in tables]
 
 
+def cancel_waiting_rooms(table_ids: list[int] | None = None) -> int:
+    """Open tables cancelled by their creators, as the waiting room's Cancel button does: those
+    of ``table_ids``, or every open table (what an interrupted run left). A full first page of
+    open tables makes every lobby snapshot several times dearer, so one phase's waiting rooms
+    must not stay open into the next phases, or into the next run."""
+    from games.models import Table
+    from games.services.tables import table_cancel
+
+    rooms = Table.objects.filter(status=Table.Status.OPEN).select_related("creator")
+    if table_ids is not None:
+        rooms = rooms.filter(pk__in=table_ids)
+    cancelled = 0
+    for table in rooms:
+        table_cancel(player=table.creator, table_id=table.pk)
+        cancelled += 1
+    return cancelled
+
+
 def analyze() -> None:
     """What autovacuum would do on a production server after the bench's bulk inserts: fresh
     planner statistics. (This machine's PostgreSQL runs with autovacuum off; without them the

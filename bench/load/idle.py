@@ -10,7 +10,8 @@ drains and the seat forfeits). Their clocks are the Relaxed speed's, which the b
 at ``IDLE_TURN_SECONDS`` and ``IDLE_BANK_SECONDS`` (server.py) so that all of that happens within
 the measuring window, as it would at any moment on a site with that many such tables. Then the
 played tables are measured again. Floor: their p99 move → last seat stays within
-``FLOOR_P99_MS``."""
+``FLOOR_P99_MS``. At the end the waiting rooms' creators cancel them: left open, they would
+fill the lobby's first page for the phases after this one (every lobby snapshot dearer)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from bench.load.clients import LiveTable, gather_limited
-from bench.load.data import Identity, waiting_tables
+from bench.load.data import Identity, cancel_waiting_rooms, waiting_tables
 from bench.load.paced import PacedRun
 from bench.load.phases import FLOOR_P99_MS
 from bench.load.server import IDLE_TURN_SECONDS
@@ -71,6 +72,7 @@ async def idle_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
         with contextlib.suppress(Exception):
             await ws.close()
         run.bench.live_sockets -= 1
+    await run.in_db(cancel_waiting_rooms, waiting_ids)
     p99 = beside["move_to_last_seat"]["p99_ms"]
     result = {
         "tables": len(played),

@@ -17,29 +17,26 @@ from typing import Any
 
 from bench import load
 from bench.load.arena import add_arguments as add_arena_arguments
-from bench.load.arena import arena_floor, arena_phase
+from bench.load.arena import arena_phase
 from bench.load.data import (
     audit_coins,
+    cancel_waiting_rooms,
     end_leftovers,
     first_new_table,
     hidden_card_scan,
     make_guests,
     make_users,
 )
+from bench.load.floors import after_checks, floors, ratios
 from bench.load.idle import add_arguments as add_idle_arguments
-from bench.load.idle import guests_needed, idle_floor, idle_phase
+from bench.load.idle import guests_needed, idle_phase
+from bench.load.nodes import add_arguments as add_node_arguments
+from bench.load.nodes import guests_needed as nodes_guests
+from bench.load.nodes import nodes_phase
 from bench.load.paced import PacedRun
-from bench.load.phases import (
-    FLOOR_CAPACITY_TABLES,
-    FLOOR_KB_PER_TABLE,
-    FLOOR_MOVES_PER_ECHO,
-    FLOOR_P99_MS,
-    FLOOR_SLOW_READER_P99_RATIO,
-    FLOOR_SOCKETS,
-    sync_spam_floor,
-)
+from bench.load.phases import FLOOR_SOCKETS
 from bench.load.pools import add_arguments as add_pool_arguments
-from bench.load.pools import pool_floor, pool_phase
+from bench.load.pools import pool_phase
 from bench.load.server import (
     ROOT,
     Server,
@@ -78,7 +75,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         first_table = await run.in_db(first_new_table)
         # Enough for the largest step, the socket floor, and tables that failed to open.
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
-        need_guests += 2 * args.slow_tables + guests_needed(args)
+        need_guests += 2 * args.slow_tables + guests_needed(args) + nodes_guests(args)
         guests = await run.in_db(make_guests, need_guests, run.tag)
         users = await run.in_db(
             make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag
@@ -116,6 +113,8 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
             result["slow_readers"] = await run.slow_readers(guests)
         if args.idle_tables:
             result["idle"] = await idle_phase(run, guests)
+        if args.nodes == 2:
+            result["nodes"] = await nodes_phase(run, guests)
         if args.pool_players:
             print(
                 f"Quick play: {args.pool_players} players join pools within {args.pool_window:g} s",
@@ -140,131 +139,6 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         await run.in_db(close_old_connections)
         run.db.shutdown(wait=True)
     return result
-
-
-# --- The summary ----------------------------------------------------------------------------------
-
-
-def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
-    checks = []
-    echo = result["echo"]["round_trips_per_s"]
-    closed = result["closed_loop"]
-    best = max(closed, key=lambda step: step["moves_per_s"]) if closed else None
-    if best is not None:
-        ratio = best["moves_per_s"] / echo if echo else 0.0
-        checks.append(
-            {
-                "floor": f"closed-loop moves/s >= {FLOOR_MOVES_PER_ECHO} x echo round trips/s",
-                "value": (
-                    f"{best['moves_per_s']} / {echo} = {ratio:.3f} (at {best['tables']} tables)"
-                ),
-                "passed": ratio >= FLOOR_MOVES_PER_ECHO,
-            }
-        )
-    open_loop = result["open_loop"]
-    checks.append(
-        {
-            "floor": f"capacity >= {FLOOR_CAPACITY_TABLES} tables at p99 move→last seat "
-            f"<= {FLOOR_P99_MS:g} ms",
-            "value": f"{open_loop['capacity_tables']} tables"
-            + (
-                " (stepping stopped by the time budget)"
-                if open_loop["stopped_by_time_budget"]
-                else ""
-            ),
-            "passed": open_loop["capacity_tables"] >= FLOOR_CAPACITY_TABLES,
-        }
-    )
-    sockets = open_loop["sockets"]
-    checks.append(
-        {
-            "floor": f"{FLOOR_SOCKETS} sockets connect without a refusal or a dropped handshake",
-            "value": f"{sockets['peak']} live at once, {sockets['refused']} refused, "
-            f"{sockets['dropped']} dropped",
-            "passed": sockets["peak"] >= sockets["wanted"]
-            and not sockets["refused"]
-            and not sockets["dropped"],
-        }
-    )
-    slow = result.get("slow_readers")
-    if slow:
-        checks.append(
-            {
-                "floor": f"{slow['non_readers']} non-reading sockets keep the other tables' p99 "
-                f"within {FLOOR_SLOW_READER_P99_RATIO:g}x",
-                "value": f"{slow['alone']['move_to_last_seat']['p99_ms']} → "
-                f"{slow['beside_non_readers']['move_to_last_seat']['p99_ms']} ms "
-                f"(x{slow['p99_ratio']}) at {slow['tables']} tables",
-                "passed": slow["passed"],
-            }
-        )
-    if result.get("sync_spam"):
-        checks.append(sync_spam_floor(result))
-    if result.get("idle"):
-        checks.append(idle_floor(result))
-    if result.get("pools"):
-        checks.append(pool_floor(result))
-    if result.get("arena"):
-        checks.append(arena_floor(result))
-    memory = open_loop["memory"]
-    if memory["tables"]:
-        checks.append(
-            {
-                "floor": f"<= {FLOOR_KB_PER_TABLE:g} KB of server memory per live table",
-                "value": f"{memory['kb_per_table']} KB (at {memory['tables']} tables)",
-                "passed": memory["kb_per_table"] <= FLOOR_KB_PER_TABLE,
-            }
-        )
-    return checks
-
-
-def ratios(result: dict[str, Any]) -> dict[str, Any]:
-    echo = result["echo"]
-    closed = result["closed_loop"]
-    if not closed:
-        return {}
-    best = max(closed, key=lambda step: step["moves_per_s"])
-    per_echo = echo["web_cpu_ms_per_round_trip"]
-    per_move = best["cpu_ms_per_move"]["web"]
-    return {
-        "closed_moves_per_echo_round_trip": round(
-            best["moves_per_s"] / echo["round_trips_per_s"], 3
-        ),
-        "web_cpu_ms_per_move": per_move,
-        "web_cpu_ms_per_echo": per_echo,
-        "cpu_per_move_over_per_echo": round(per_move / per_echo, 1) if per_echo else None,
-        "rss_kb_per_live_table": result["open_loop"]["memory"]["kb_per_table"],
-        "rss_kb_per_added_table": result["open_loop"]["memory"]["kb_per_added_table"],
-    }
-
-
-def after_checks(result: dict[str, Any], log: dict[str, Any]) -> list[dict[str, Any]]:
-    after = result["after"]
-    matches = after["matches"]
-    return [
-        {
-            "check": "every match finished or cleanly ended",
-            "value": matches,
-            "passed": not matches.get("playing"),
-        },
-        {
-            "check": "audit_coins clean",
-            "value": after["audit_coins"]["output"].splitlines()[-1:],
-            "passed": after["audit_coins"]["ok"],
-        },
-        {
-            "check": "no hidden card in any frame received",
-            "value": f"{after['hidden_cards']['frames_scanned']} frames of "
-            f"{after['hidden_cards']['matches']} matches, "
-            f"{after['hidden_cards']['leak_count']} leaks",
-            "passed": after["hidden_cards"]["leak_count"] == 0,
-        },
-        {
-            "check": "no exception or error in the server logs",
-            "value": f"{log['tracebacks']} tracebacks, {log['error_lines']} error lines",
-            "passed": log["error_lines"] == 0,
-        },
-    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -298,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     add_pool_arguments(parser)
     add_arena_arguments(parser)
     add_idle_arguments(parser)
+    add_node_arguments(parser)
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)
     parser.add_argument(
@@ -322,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     leftovers = end_leftovers()
     if leftovers["cancelled_by_bench"]:
         print(f"Ended {leftovers['cancelled_by_bench']} matches an interrupted run left.")
+    rooms = cancel_waiting_rooms()
+    if rooms:
+        print(f"Cancelled {rooms} open tables an earlier run left.")
     log_path = args.output.with_name(args.output.stem + "-server.log")
     server = Server(free_port(), log_path, args.web_processes)
 
@@ -355,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     if status:
         return status
 
-    log = server_log_problems(server.log())
+    second_node_log = result.get("nodes", {}).pop("second_node_log", "")
+    log = server_log_problems(server.log() + second_node_log)
     summary = {
         "command": "make bench (python -m bench.load " + " ".join(argv or sys.argv[1:]) + ")",
         "machine": {

@@ -89,10 +89,13 @@ def free_port() -> int:
 class Server:
     """``scripts/serve.py`` and the processes it starts, stopped whatever happens."""
 
-    def __init__(self, port: int, log_path: Path, web_processes: int | None) -> None:
+    def __init__(
+        self, port: int, log_path: Path, web_processes: int | None, *, web_only: bool = False
+    ) -> None:
         self.port = port
         self.log_path = log_path
         self.web_processes = web_processes
+        self.web_only = web_only  # a second node: Daphne only, the first node's worker and beat
         self.process: subprocess.Popen[bytes] | None = None
         self.pids: dict[str, int] = {}
 
@@ -100,6 +103,8 @@ class Server:
         command = [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", str(self.port)]
         if self.web_processes:
             command += ["--web-processes", str(self.web_processes)]
+        if self.web_only:
+            command.append("--web-only")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(

@@ -41,6 +41,9 @@ class Bench:
 
     def __init__(self, port: int, seed: int) -> None:
         self.port = port
+        # The nodes' ports (issue 32 § 7): a seat's socket goes to the node of its seat's number.
+        self.ports = [port]
+        self.connects_per_node = Counter[int]()
         self.rng = random.Random(seed)
         self.recorder = Recorder()
         self.ids = itertools.count(1)
@@ -52,12 +55,15 @@ class Bench:
         self.handshake_semaphore = asyncio.Semaphore(32)  # handshakes in flight
         self.closes: Counter[str] = Counter()
 
-    def url(self, path: str) -> str:
-        return f"ws://127.0.0.1:{self.port}{path}"
+    def url(self, path: str, node: int = 0) -> str:
+        return f"ws://127.0.0.1:{self.ports[node % len(self.ports)]}{path}"
+
+    def origin_of(self, node: int) -> str:
+        return f"http://127.0.0.1:{self.ports[node % len(self.ports)]}"
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.origin_of(0)
 
 
 @contextlib.contextmanager
@@ -74,9 +80,10 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-async def open_socket(bench: Bench, path: str, cookie: str | None = None) -> Any:
+async def open_socket(bench: Bench, path: str, cookie: str | None = None, node: int = 0) -> Any:
     """A websocket handshake as a browser makes it: the Origin header and the session cookie.
-    Failures are counted (a refusal is an HTTP status, a dropped handshake anything else)."""
+    Failures are counted (a refusal is an HTTP status, a dropped handshake anything else).
+    ``node``: which of the bench's server instances (the first unless there are several)."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidStatus
 
@@ -84,8 +91,8 @@ async def open_socket(bench: Bench, path: str, cookie: str | None = None) -> Any
     async with bench.handshake_semaphore:
         try:
             ws = await connect(
-                bench.url(path),
-                origin=bench.origin,  # type: ignore[arg-type]
+                bench.url(path, node),
+                origin=bench.origin_of(node),  # type: ignore[arg-type]
                 additional_headers=headers,
                 compression=None,
                 ping_interval=None,
@@ -102,6 +109,7 @@ async def open_socket(bench: Bench, path: str, cookie: str | None = None) -> Any
             bench.connect_failures.append(f"dropped: {type(error).__name__}: {error}")
             raise
     bench.connects["ok"] += 1
+    bench.connects_per_node[node % len(bench.ports)] += 1
     bench.live_sockets += 1
     bench.peak_sockets = max(bench.peak_sockets, bench.live_sockets)
     return ws

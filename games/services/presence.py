@@ -13,6 +13,7 @@ with ``SKIP LOCKED`` so that two sweeps, or a sweep and a move, never wait on ea
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,6 +33,8 @@ from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrived
 from .publishing import publish_to_table
 from .turns import arm_clocks
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -220,14 +223,22 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
     counts = {"servers": 0, "forfeits": 0, "turns": 0}
     cutoff = now - timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
     touched: set[int] = set()
-    for server_id in LiveServer.objects.filter(last_seen_at__lt=cutoff).values_list(
-        "pk", flat=True
-    ):
+    for server_id, name, last_seen in LiveServer.objects.filter(
+        last_seen_at__lt=cutoff
+    ).values_list("pk", "name", "last_seen_at"):
         lost = set(
             TableConnection.objects.filter(server_id=server_id).values_list("table_id", "player_id")
         )
         # Claim by deleting: of two sweeps, only one removes the server (its sockets go with it).
         if LiveServer.objects.filter(pk=server_id, last_seen_at__lt=cutoff).delete()[0]:
+            if lost:  # a process that stopped beating with sockets open: dead, or stalled
+                logger.warning(
+                    "Server process %s last beat %.0f s ago: its %s table sockets are taken for "
+                    "gone.",
+                    name,
+                    (now - last_seen).total_seconds(),
+                    len(lost),
+                )
             counts["servers"] += 1
             touched |= {table_id for table_id, _player in lost}
             hooks.sockets_lost(lost, now=now)  # social: those absences are the server's

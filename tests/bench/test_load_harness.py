@@ -39,7 +39,7 @@ def _end_bench_sessions() -> None:
 def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
     """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
     starts serve.py's processes, measures both echoes, an open-loop step, a closed-loop step,
-    the sync-spam step, the slow-reader and the idle-tables phases, ends every match, finds
+    the sync-spam step, the slow-reader, idle-tables and two-node phases, ends every match, finds
     the ledger clean, no hidden card in any frame and nothing wrong in the server log, writes
     its JSON, and stops every process it started."""
     db = connection.settings_dict
@@ -69,6 +69,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--pool-players", "4", "--pool-window", "1", "--pools", "japanese_joker/fast/0/casual"),
         *("--arena-players", "0"),  # a minute at least: run by hand (docs/performance.md)
         *("--sync-spam-tables", "2", "--idle-tables", "3", "--idle-beside", "2"),
+        *("--nodes", "2", "--node-tables", "2"),
     ]
     bench = subprocess.Popen(
         command,
@@ -86,8 +87,11 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         # left running, as a plain timeout left them, starved the tests after this one.
         os.killpg(bench.pid, signal.SIGKILL)
         stdout, stderr = bench.communicate()
-        log = output.with_name("latest-server.log")
-        children = list(_pids(log.read_text() if log.exists() else "").values())
+        children = [
+            pid
+            for log in (output.with_name(f"latest-server{node}.log") for node in ("", "-node2"))
+            for pid in _pids(log.read_text() if log.exists() else "").values()
+        ]
         # serve.py first (the children's parent), or it starts them again.
         parents = {_parent(child) for child in children} - {None, 1, os.getpid()}
         for pid in [*parents, *children]:
@@ -118,12 +122,18 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     idle = run["idle"]  # a waiting room, a table nobody moves at, one whose players left
     assert idle["idle"] == {"waiting_rooms": 1, "sitting": 1, "gone": 1}
     assert idle["alone"]["moves"] > 0 and idle["beside_idle"]["moves"] > 0
+    nodes = run["nodes"]  # one node, then each table's two seats on two nodes
+    assert nodes["one_node"]["moves"] > 0 and nodes["two_nodes"]["moves"] > 0
+    assert nodes["sockets_per_node"][0] > 0 and nodes["sockets_per_node"][1] > 0
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
-    assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"closed-loop", "capacity"}
+    assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"web", "capacity"}
     assert "Server stopped (serve.py exit code 0)" in stdout
-    for name, pid in _pids(output.with_name("latest-server.log").read_text()).items():
-        assert not os.path.exists(f"/proc/{pid}"), f"{name} (pid {pid}) still runs"
+    for node in ("", "-node2"):
+        log = output.with_name(f"latest-server{node}.log").read_text()
+        for name, pid in _pids(log).items():
+            assert not os.path.exists(f"/proc/{pid}"), f"{name}{node} (pid {pid}) still runs"
+    assert "worker: pid" not in output.with_name("latest-server-node2.log").read_text()
 
 
 def _pids(log: str) -> dict[str, int]:
