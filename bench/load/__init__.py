@@ -28,22 +28,25 @@ The phases, in the order they run:
    ``LIVE_SEND_BUFFER_BYTES``, or unanswered pings) and the web processes' RSS growth is shown.
 5. **Idle tables** (issue 32 § 5, ``bench/load/idle.py``): ``--idle-beside`` (500) tables at
    human pace beside ``--idle-tables`` (350) nobody plays at; their p99 stays within 100 ms.
-6. **Two nodes** (issue 32 § 7, ``bench/load/nodes.py``, ``--nodes 1`` to skip): a second
+6. **Connection storm** (issue 32 § 3, ``bench/load/storm.py``): ``--storm-tables`` (1,000)
+   at human pace while ``--storm-sockets`` (2,000) new table sockets connect over
+   ``--storm-seconds`` (30); their p99 during the storm at most 250 ms.
+7. **Two nodes** (issue 32 § 7, ``bench/load/nodes.py``, ``--nodes 1`` to skip): a second
    ``serve.py --web-only`` on its own port; ``--node-tables`` (500) tables on one node, then as
    many with each table's seats on different nodes; p99 within 1.5 times the one-node p99.
-7. **Quick play** (issue 28 § 2): ``--pool-players`` (1,000) registered players, each with a
+8. **Quick play** (issue 28 § 2): ``--pool-players`` (1,000) registered players, each with a
    lobby socket, send one ``pool_join`` (one or two of ``--pools``) at random moments of
    ``--pool-window`` (60 s); a player told ``paired`` opens the table, and when both have the
    match starts (then seat 0 leaves: aborted, stakes refunded). Pairs made per second,
    ``pool_join`` → the first ``playing`` state and ``paired`` → that state (p50/p99; its p99
    must be at most 1 s), beside the group echo of the same run.
-8. **Arena** (issue 29): ``--arena-players`` (500) registered players enter one Japanese Joker
+9. **Arena** (issue 29): ``--arena-players`` (500) registered players enter one Japanese Joker
    arena (Fast, to 11) of ``--arena-minutes`` (2) that the server's beat starts, pairs and
    ends; each holds the tournament's socket and plays every match it is sent to at once. The
    time from a match's end to the player's next ``match_started`` (p50/p99; its p99 must be at
    most 2 s), the matches played, and the standings frames a second (new versions, and frames
    received over all sockets).
-9. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
+10. **After the run**: every match ended (the clients leave their tables: a forfeit), the coin
    ledger audited (``manage.py audit_coins``), every frame every client received checked
    against the match replayed from its seed (no card its seat could not see at that version),
    and the server log free of tracebacks and errors.

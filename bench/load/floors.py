@@ -18,6 +18,7 @@ from bench.load.phases import (
     sync_spam_floor,
 )
 from bench.load.pools import pool_floor
+from bench.load.storm import storm_floor
 
 
 def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -85,6 +86,7 @@ def floors(result: dict[str, Any]) -> list[dict[str, Any]]:
     judged = {
         "sync_spam": sync_spam_floor,
         "idle": idle_floor,
+        "storm": storm_floor,
         "nodes": nodes_floor,
         "pools": pool_floor,
         "arena": arena_floor,

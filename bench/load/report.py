@@ -47,6 +47,9 @@ from bench.load.server import (
 )
 from bench.load.sockets import Bench
 from bench.load.stats import cpu_model, load_average
+from bench.load.storm import add_arguments as add_storm_arguments
+from bench.load.storm import guests_needed as storm_guests
+from bench.load.storm import storm_phase
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -76,6 +79,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         # Enough for the largest step, the socket floor, and tables that failed to open.
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
         need_guests += 2 * args.slow_tables + guests_needed(args) + nodes_guests(args)
+        need_guests += storm_guests(args)
         guests = await run.in_db(make_guests, need_guests, run.tag)
         users = await run.in_db(
             make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag
@@ -113,6 +117,8 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
             result["slow_readers"] = await run.slow_readers(guests)
         if args.idle_tables:
             result["idle"] = await idle_phase(run, guests)
+        if args.storm_sockets:
+            result["storm"] = await storm_phase(run, guests)
         if args.nodes == 2:
             result["nodes"] = await nodes_phase(run, guests)
         if args.pool_players:
@@ -172,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     add_pool_arguments(parser)
     add_arena_arguments(parser)
     add_idle_arguments(parser)
+    add_storm_arguments(parser)
     add_node_arguments(parser)
     parser.add_argument("--echo-clients", type=int, default=32)
     parser.add_argument("--echo-seconds", type=float, default=4.0)

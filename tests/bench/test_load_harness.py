@@ -39,9 +39,9 @@ def _end_bench_sessions() -> None:
 def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(tmp_path):
     """Pass: ``python -m bench.load`` at two tables, on this run's PostgreSQL database and Redis,
     starts serve.py's processes, measures both echoes, an open-loop step, a closed-loop step,
-    the sync-spam step, the slow-reader, idle-tables and two-node phases, ends every match, finds
-    the ledger clean, no hidden card in any frame and nothing wrong in the server log, writes
-    its JSON, and stops every process it started."""
+    the sync-spam step, the slow-reader, idle-tables, connection-storm and two-node phases,
+    ends every match, finds the ledger clean, no hidden card in any frame and nothing wrong in
+    the server logs, writes its JSON, and stops every process it started."""
     db = connection.settings_dict
     env = {
         key: value
@@ -70,6 +70,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         *("--arena-players", "0"),  # a minute at least: run by hand (docs/performance.md)
         *("--sync-spam-tables", "2", "--idle-tables", "3", "--idle-beside", "2"),
         *("--nodes", "2", "--node-tables", "2"),
+        *("--storm-tables", "2", "--storm-sockets", "4", "--storm-seconds", "1"),
     ]
     bench = subprocess.Popen(
         command,
@@ -81,7 +82,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         start_new_session=True,
     )
     try:
-        stdout, stderr = bench.communicate(timeout=150)
+        stdout, stderr = bench.communicate(timeout=240)
     except subprocess.TimeoutExpired:
         # The bench and every server process it started (each in a session of its own): one
         # left running, as a plain timeout left them, starved the tests after this one.
@@ -97,7 +98,7 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
         for pid in [*parents, *children]:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
-        pytest.fail(f"the bench took over 150 s:\n{stdout}{stderr}")
+        pytest.fail(f"the bench took over 240 s:\n{stdout}{stderr}")
     finally:
         _end_bench_sessions()
     assert bench.returncode == 0, stdout + stderr
@@ -122,6 +123,9 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     idle = run["idle"]  # a waiting room, a table nobody moves at, one whose players left
     assert idle["idle"] == {"waiting_rooms": 1, "sitting": 1, "gone": 1}
     assert idle["alone"]["moves"] > 0 and idle["beside_idle"]["moves"] > 0
+    storm = run["storm"]  # two tables played while two more tables' four sockets connect
+    assert storm["sockets"] == 4 and storm["table_connect"]["count"] == 2
+    assert storm["during_storm"]["moves"] > 0 and not storm["connect_failures"]
     nodes = run["nodes"]  # one node, then each table's two seats on two nodes
     assert nodes["one_node"]["moves"] > 0 and nodes["two_nodes"]["moves"] > 0
     assert nodes["sockets_per_node"][0] > 0 and nodes["sockets_per_node"][1] > 0
