@@ -226,9 +226,10 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for server_id, name, last_seen in LiveServer.objects.filter(
         last_seen_at__lt=cutoff
     ).values_list("pk", "name", "last_seen_at"):
-        lost = set(
+        rows = list(
             TableConnection.objects.filter(server_id=server_id).values_list("table_id", "player_id")
         )
+        lost = set(rows)
         # Claim by deleting: of two sweeps, only one removes the server (its sockets go with it).
         if LiveServer.objects.filter(pk=server_id, last_seen_at__lt=cutoff).delete()[0]:
             if lost:  # a process that stopped beating with sockets open: dead, or stalled
@@ -237,7 +238,7 @@ def live_sweep(*, now: datetime | None = None) -> dict[str, int]:
                     "gone.",
                     name,
                     (now - last_seen).total_seconds(),
-                    len(lost),
+                    len(rows),
                 )
             counts["servers"] += 1
             touched |= {table_id for table_id, _player in lost}

@@ -5,6 +5,7 @@ sockets."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from datetime import timedelta
 
@@ -386,15 +387,19 @@ async def test_the_last_human_leaving_classic_joker_ends_it_ranked_by_score(
 # --- The sweep: sockets of a dead process ---------------------------------------------------------
 
 
-async def test_the_sweep_removes_a_server_that_stopped_beating_with_its_sockets(alice, bob):
+async def test_the_sweep_removes_a_server_that_stopped_beating_with_its_sockets(alice, bob, caplog):
     table, socks = await _jj(alice, bob)
     to_act = socks[0].state["view"]["to_act"]
     # The process died (kill -9): its heartbeat row stays but stops beating.
     long_ago = timezone.now() - timedelta(minutes=5)
     server = await sync_to_async(LiveServer.objects.get)()
     await sync_to_async(LiveServer.objects.filter(pk=server.pk).update)(last_seen_at=long_ago)
-    counts = await sync_to_async(presence.live_sweep)()
+    with caplog.at_level(logging.WARNING, logger="games.services.presence"):
+        counts = await sync_to_async(presence.live_sweep)()
     assert counts["servers"] == 1
+    # One line for the operator, naming the process and what it took down with it.
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "games.services.presence"]
+    assert server.name in line and "its 2 table sockets are taken for gone" in line
     seats = [await _seat(table.pk, position) for position in (0, 1)]
     assert [seat.connected for seat in seats] == [False, False]
     assert seats[to_act].bank_deadline is not None

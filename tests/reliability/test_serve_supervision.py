@@ -100,7 +100,7 @@ import sys
 sys.path.insert(0, "scripts")
 import serve
 python = sys.executable
-serve.commands = lambda fd, web_processes=1: {
+serve.commands = lambda fd, web_processes=1, web_only=False: {
     "flaky": [python, "-c", "import time; time.sleep(0.2); raise SystemExit(3)"],
     "steady": [python, "-c", "import time; time.sleep(600)"],
 }
