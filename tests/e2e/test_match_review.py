@@ -55,6 +55,14 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
             assert page.locator("#replay-board .rseat[data-seat='0'] .review-better").is_visible()
         assert taken
         page.screenshot(path=str(artifacts / "review-mark-360.png"), full_page=True)
+        # The mark's line as a phone shows it (the viewport, not the page), at 360x640 and at
+        # 375x667: on the screen, inside its width.
+        for width, height in ((360, 640), (375, 667)):
+            page.set_viewport_size({"width": width, "height": height})
+            line.scroll_into_view_if_needed()
+            box = line.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+            page.screenshot(path=str(artifacts / f"review-mark-{width}x{height}.png"))
         assert not person.errors, person.errors
     finally:
         person.context.close()
