@@ -10,6 +10,7 @@ what nothing announces (an expired or deleted session, an account switched off b
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -118,9 +119,11 @@ class PlayerSocketMixin(GroupsMixin):
     session_key: str | None = None
     session_expires: datetime | None = None
 
-    async def identify(self) -> None:
-        """The socket's first database work. When the database is unavailable the socket can do
-        nothing: it closes with 4011 and its consumer ends, before joining any group."""
+    async def identify(self, also: Callable[[], Iterable[str]] = tuple) -> None:
+        """The socket's first database work, then its groups: the player's sockets group and
+        ``also()`` (the consumer's, read once the player is known), joined in one trip. When
+        the database is unavailable the socket can do nothing: it closes with 4011 and its
+        consumer ends, before joining any group."""
         session = self.scope.get("session")
         try:
             self.player, self.session_expires = await run_db(_identify, session)
@@ -133,7 +136,9 @@ class PlayerSocketMixin(GroupsMixin):
         if self.player is not None:
             self.player_id = self.player.pk
             self.session_key = getattr(session, "session_key", None)
-            await self.join(sockets_group(self.player_id))
+            await self.join(sockets_group(self.player_id), *also())
+        else:
+            await self.join(*also())
 
     async def session_valid(self) -> bool:
         """Checked without the database until the cached expiry has passed."""

@@ -121,14 +121,21 @@ class RedisLayer(OutageRepair, RedisChannelLayer):
     # --- Groups ---------------------------------------------------------------------------------
 
     async def group_add(self, group: str, channel: str) -> None:
-        """The member remembered here, then the library's two writes in one round trip. When
-        Redis fails the socket stays: it is added once Redis answers."""
-        assert self.require_valid_group_name(group), "Group name not valid"
+        await self.group_add_many([group], channel)
+
+    async def group_add_many(self, groups: Iterable[str], channel: str) -> None:
+        """The members remembered here, then all of the library's writes in one round trip (a
+        socket joins three or four groups as it opens). When Redis fails the socket stays: it
+        is added once Redis answers."""
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        self._members.setdefault(group, set()).add(channel)
-        self._groups_of.setdefault(channel, set()).add(group)
+        members = []
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            self._members.setdefault(group, set()).add(channel)
+            self._groups_of.setdefault(channel, set()).add(group)
+            members.append((group, channel))
         try:
-            await self._add_members([(group, channel)])
+            await self._add_members(members)
         except REDIS_FAILURES as error:
             self._redis_failed(error)
 
@@ -146,11 +153,24 @@ class RedisLayer(OutageRepair, RedisChannelLayer):
             await pipe.execute()
 
     async def group_discard(self, group: str, channel: str) -> None:
-        """Forgotten here at once; on Redis the member expires if Redis cannot be told now (a
-        message for it is dropped by the reader)."""
-        self._forget_member(group, channel)
+        await self.group_discard_many([group], channel)
+
+    async def group_discard_many(self, groups: Iterable[str], channel: str) -> None:
+        """Forgotten here at once, then removed on Redis in one round trip; if Redis cannot be
+        told now, the member expires there (a message for it is dropped by the reader)."""
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        keys = []
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            self._forget_member(group, channel)
+            keys.append(self._group_key(group))
+        if not keys:
+            return
         try:
-            await super().group_discard(group, channel)
+            async with self.connection(0).pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.zrem(key, channel)
+                await pipe.execute()
         except REDIS_FAILURES as error:
             self._redis_failed(error)
 

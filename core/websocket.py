@@ -286,9 +286,18 @@ class GroupsMixin:
     def groups_joined(self) -> set[str]:
         return set()
 
-    async def join(self, group: str) -> None:
-        if group not in self.groups_joined:
-            self.groups_joined.add(group)
+    async def join(self, *groups: str) -> None:
+        """Join the groups not joined yet, in one trip to the layer where it can (the site's
+        Redis layer: ``group_add_many``)."""
+        new = [group for group in dict.fromkeys(groups) if group not in self.groups_joined]
+        if not new:
+            return
+        self.groups_joined.update(new)
+        add_many = getattr(self.channel_layer, "group_add_many", None)
+        if add_many is not None:
+            await add_many(new, self.channel_name)
+            return
+        for group in new:
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def leave(self, group: str) -> None:
@@ -297,5 +306,11 @@ class GroupsMixin:
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def leave_all(self) -> None:
-        for group in list(self.groups_joined):
-            await self.leave(group)
+        groups = list(self.groups_joined)
+        self.groups_joined.clear()
+        discard_many = getattr(self.channel_layer, "group_discard_many", None)
+        if discard_many is not None:
+            await discard_many(groups, self.channel_name)
+            return
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)

@@ -34,16 +34,19 @@ class TournamentConsumer(PlayerSocketMixin, GuardedJsonConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         await self.accept()  # nothing is read before the handshake is accepted
-        await self.identify()
-        # The group first, the snapshot after: no change in between is missed.
-        await self.join(tournament_group(self.tournament_id))
-        if self.player_id is not None:  # "your next match is ready", wherever it was paired
-            await self.join(player_group(self.player_id))
+        # The groups first, the snapshot after: no change in between is missed.
+        await self.identify(also=self._groups)
         frame = await run_db(_first_frame, self.tournament_id, self.player)
         if frame is None:
             await self.close_with(CLOSE_NO_TOURNAMENT)
             return
         await self.send_json(frame)
+
+    def _groups(self) -> list[str]:
+        groups = [tournament_group(self.tournament_id)]
+        if self.player_id is not None:  # "your next match is ready", wherever it was paired
+            groups.append(player_group(self.player_id))
+        return groups
 
     async def disconnect(self, code: int) -> None:
         await self.leave_all()

@@ -19,6 +19,10 @@ from bench.load.stats import CpuWindow, latency_summary
 class PacedRun(Run):
     """One bench run against one started server, with the phases at human pace."""
 
+    # The last add_open_tables: seconds its sockets took to open (the tables' creation left
+    # out) and the web processes' CPU seconds meanwhile.
+    last_opening: tuple[float, float] = (0.0, 0.0)
+
     # Open loop ------------------------------------------------------------------------------------
 
     async def add_open_tables(self, count: int, guests: list[Identity]) -> list[LiveTable]:
@@ -30,7 +34,11 @@ class PacedRun(Run):
             LiveTable(self.bench, table_id, pair, closed_loop=False)
             for table_id, pair in zip(ids, pairs, strict=True)
         ]
+        cpu = CpuWindow(self.cpu_groups)
+        cpu.start()
+        started = time.monotonic()
         results = await asyncio.gather(*(table.open() for table in tables), return_exceptions=True)
+        self.last_opening = (time.monotonic() - started, cpu.stop()["web"])
         opened = []
         for table, result in zip(tables, results, strict=True):
             if isinstance(result, BaseException):
@@ -73,6 +81,7 @@ class PacedRun(Run):
         wanted_sockets = args.sockets
         stopped_by_budget = False
         seconds_per_table = 0.0  # how fast the last step's tables connected (none before it)
+        playing_cpu_per_s = 0.0  # web CPU a second the tables already playing spend
         for target in args.open_steps:
             self.check_alive()
             adding = target - len(self.live)
@@ -90,6 +99,11 @@ class PacedRun(Run):
             new = await self.add_open_tables(adding, guests)
             connect_seconds = time.monotonic() - connect_started
             seconds_per_table = connect_seconds / adding
+            # Web CPU a new socket: the opening's, less what the tables already playing spent
+            # meanwhile (at the last step's rate).
+            opening_seconds, opening_cpu = self.last_opening
+            connect_cpu = opening_cpu - playing_cpu_per_s * opening_seconds
+            cpu_per_socket_ms = 1000 * connect_cpu / max(1, 2 * len(new))
             failures = sum(self.bench.connects[k] for k in ("refused", "dropped")) - failures_before
             self.live += new
             self.watched = self.live
@@ -126,6 +140,8 @@ class PacedRun(Run):
                 "sockets": self.bench.live_sockets,
                 "connect_seconds": round(connect_seconds, 1),
                 "connect_failures": failures,
+                "sockets_opened_in_s": round(opening_seconds, 1),
+                "web_cpu_ms_per_new_socket": round(cpu_per_socket_ms, 2),
                 "moves": len(recorder.last_seat),
                 "moves_per_s": round(len(recorder.last_seat) / args.open_seconds, 1),
                 "move_to_last_seat": summary,
@@ -140,10 +156,13 @@ class PacedRun(Run):
                 "passed": passed,
             }
             steps.append(step)
+            playing_cpu_per_s = spent["web"] / args.open_seconds
             first_step = first_step or (live_tables, rss)
             print(
                 f"  open loop {live_tables:5d} tables ({step['sockets']} sockets, connected in "
-                f"{connect_seconds:.1f} s, {failures} failed): {step['moves_per_s']:6.1f} moves/s,"
+                f"{connect_seconds:.1f} s, sockets {opening_seconds:.1f} s at "
+                f"{cpu_per_socket_ms:.1f} ms web CPU each, "
+                f"{failures} failed): {step['moves_per_s']:6.1f} moves/s,"
                 f" move→last seat p50 {summary['p50_ms']} ms p99 {p99} ms, "
                 f"{step['rss_kb_per_table']} KB/table  {'pass' if passed else 'FAIL'}",
                 flush=True,

@@ -74,15 +74,19 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         query = QueryDict(self.scope.get("query_string", b"").decode("latin-1"))
         self.filters = lobby_filters(query)
         await self.accept()  # nothing is read before the handshake is accepted
-        await self.identify()
         # The groups first, the snapshot after: nothing published in between is missed.
-        await self.join(realtime.LOBBY_GROUP)
+        await self.identify(also=self._lobby_groups)
         if self.player is not None:
-            await self.join(realtime.player_group(self.player.pk))
-            if not self.player.is_guest:
-                await self.join(friend_news_group(self.player.pk))
             await run_db(_seen, self.player)
         await self._snapshot()
+
+    def _lobby_groups(self) -> list[str]:
+        groups = [realtime.LOBBY_GROUP]
+        if self.player is not None:
+            groups.append(realtime.player_group(self.player.pk))
+            if not self.player.is_guest:
+                groups.append(friend_news_group(self.player.pk))
+        return groups
 
     async def disconnect(self, code: int) -> None:
         await self.leave_all()

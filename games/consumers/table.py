@@ -55,18 +55,23 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         await self.accept()
         try:
-            await self.identify()
+            # Join the groups before the snapshot, so no frame published in between is missed;
+            # a seated socket leaves the spectators' group once it knows its seat.
+            await self.identify(also=self._table_groups)
         except OperationalError:  # not a lost connection (identify closes for that): a lock
             logger.warning("Socket for table %s could not read its session", self.table_id)
             await self.close_with(CLOSE_UNAVAILABLE)
             return
-        # Join the groups before the snapshot, so no frame published in between is missed; a
-        # seated socket leaves the spectators' group once it knows its seat.
-        await self.join(realtime.table_group(self.table_id))
-        await self.join(realtime.table_spectator_group(self.table_id))
-        if self.player_id is not None:
-            await self.join(realtime.table_player_group(self.table_id, self.player_id))
         await self.register()
+
+    def _table_groups(self) -> list[str]:
+        groups = [
+            realtime.table_group(self.table_id),
+            realtime.table_spectator_group(self.table_id),
+        ]
+        if self.player_id is not None:
+            groups.append(realtime.table_player_group(self.table_id, self.player_id))
+        return groups
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Whatever ends the socket (its close, an exception in a handler, the server cancelling

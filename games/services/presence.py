@@ -29,6 +29,7 @@ from core.errors import ServiceError
 from .. import access, frames, hooks
 from ..models import LiveServer, Match, Seat, Table, TableConnection
 from .matches import engine_state, locked_match, refresh_connected, table_seats
+from .move_rows import locked_match_and_seats
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrived
 from .publishing import publish_to_table
@@ -114,12 +115,17 @@ def socket_connect(
 ) -> Snapshot:
     """Register one socket (a row) and return its first snapshot; its seat turns present."""
     now = now or timezone.now()
-    table = _table(table_id)
     server = _server(server_name, now)
     with transaction.atomic():
-        # Lock: presence and clocks change together with moves, never between them.
-        match = locked_match(table_id=table_id)
-        seats = table_seats(table_id)
+        # Lock: presence and clocks change together with moves, never between them. A started
+        # match comes with its table and seats in the move's one statement (a storm of
+        # connections queued on the three the ORM compiled, make bench); before the start
+        # there is no match row to lock.
+        at_table = locked_match_and_seats(table_id, now=now)
+        match, seats = at_table.match, at_table.seats
+        table = match.table if match is not None else _table(table_id)
+        if match is None:
+            seats = table_seats(table_id)
         _require_visible(table, player, seats)
         # One statement: a socket registering again after a stall keeps its row.
         TableConnection.objects.bulk_create(
