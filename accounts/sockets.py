@@ -105,8 +105,12 @@ CLOSE_SESSION_ENDED = 4003
 
 def _identify(session: Any) -> tuple[Player | None, datetime | None]:
     player = player_from_session(session)
-    key = getattr(session, "session_key", None)
-    return player, session_expiry(key) if player is not None else None
+    if player is None:
+        return None, None
+    # Finding the player loaded the session; its row's expiry came with it where the store
+    # keeps it (core.websocket.SocketSessionMiddleware).
+    expiry = getattr(session, "loaded_expiry", None)
+    return player, expiry or session_expiry(getattr(session, "session_key", None))
 
 
 class PlayerSocketMixin(GroupsMixin):

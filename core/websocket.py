@@ -56,6 +56,28 @@ def scope_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+def _expiry_keeping(store: type[Any]) -> type[Any]:
+    """The database session store, keeping the expiry of the row it loads (``loaded_expiry``):
+    a socket needs it as it opens, and read apart it was one more query in every connect. Other
+    engines are left as they are (no ``loaded_expiry``: the socket reads it)."""
+    if not hasattr(store, "_get_session_from_db"):
+        return store
+
+    class ExpiryKeepingStore(store):
+        loaded_expiry = None
+
+        def _get_session_from_db(self) -> Any:
+            row = super()._get_session_from_db()
+            if row is not None:
+                self.loaded_expiry = row.expire_date
+            return row
+
+    # The session's data is signed with a salt named after the store's class: the same name,
+    # or no session would read as the one the site wrote.
+    ExpiryKeepingStore.__qualname__ = store.__qualname__
+    return ExpiryKeepingStore
+
+
 class SocketSessionMiddleware:
     """The socket's cookies and its session in the scope, with one copy of the scope.
 
@@ -67,7 +89,7 @@ class SocketSessionMiddleware:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.store = import_module(settings.SESSION_ENGINE).SessionStore
+        self.store = _expiry_keeping(import_module(settings.SESSION_ENGINE).SessionStore)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         cookies: dict[str, str] = {}

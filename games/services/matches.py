@@ -80,7 +80,7 @@ def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
         connected = seat.player_id in live
         if seat.connected != connected:
             seat.connected = connected
-            seat.save(update_fields=["connected"])
+            rows.update(seat, ["connected"], connections["default"])
             changed = True
     return changed
 

@@ -19,11 +19,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Player
+from core import rows
 from core.errors import ServiceError
 
 from .. import access, frames, hooks
@@ -185,14 +186,14 @@ def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
     watched = match.watched
     changed = refresh_connected(match, seats, now)
     if match.watched != watched:
-        match.save(update_fields=["watched"])
+        rows.update(match, ["watched"], connections["default"])
     if match.status != Match.Status.PLAYING:
         if changed:
             publish_to_table(match.table_id, frames.presence_frame(match, None, seats, now))
         return
     state = engine_state(match)
     if arm_clocks(match, state, seats, now, new_turn=False):
-        match.save(update_fields=["turn_deadline", "turn_on_bank"])
+        rows.update(match, ["turn_deadline", "turn_on_bank"], connections["default"])
         changed = True
     if changed:
         publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))

@@ -7,6 +7,9 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import connections
+
+from core import rows
 
 from .. import frames
 from ..models import Match, Seat
@@ -41,7 +44,7 @@ def clocks_save(match: Match, seats: list[Seat], before: Clocks, after: Clocks) 
         if new != old:
             seat.bank_deadline = new.bank_deadline
             seat.bank_used_ms = new.bank_used_ms
-            seat.save(update_fields=["bank_deadline", "bank_used_ms"])
+            rows.update(seat, ["bank_deadline", "bank_used_ms"], connections["default"])
     match.turn_deadline = after.turn_deadline
     match.turn_on_bank = after.turn_on_bank
 
@@ -55,7 +58,7 @@ def turn_onto_bank(match: Match, state: Any, seats: list[Seat], now: datetime) -
     if after is None:
         return False
     clocks_save(match, seats, before, after)
-    match.save(update_fields=["turn_deadline", "turn_on_bank"])
+    rows.update(match, ["turn_deadline", "turn_on_bank"], connections["default"])
     publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
     return True
 

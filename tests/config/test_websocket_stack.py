@@ -247,3 +247,50 @@ async def test_one_move_reaches_every_group_in_one_batch_and_its_own_process_wit
     finally:
         await sender.close_pools()
         await other.close_pools()
+
+
+@pytest.mark.redis
+async def test_a_socket_joins_and_leaves_its_groups_in_one_trip_each():
+    """core.layers.RedisLayer.group_add_many / group_discard_many, as a table socket opens and
+    closes (three or four groups): another process reaches it through each group; once it left
+    them, Redis holds it in none and a message to them reaches nothing."""
+    import asyncio
+
+    from core.layers import RedisLayer
+    from core.websocket import GroupsMixin
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    here, other = RedisLayer(**config), RedisLayer(**config)
+    groups = ["table-7", "table-7-spectators", "table-7-player-3", "sockets-3"]
+    try:
+        socket = GroupsMixin()
+        socket.channel_layer, socket.channel_name = here, await here.new_channel()
+        trips = 0
+        pipeline = here.connection(0).pipeline
+
+        def counted(*args, **kwargs):
+            nonlocal trips
+            trips += 1
+            return pipeline(*args, **kwargs)
+
+        here.connection(0).pipeline = counted
+        await socket.join(*groups)
+        await socket.join(groups[0])  # joined already: nothing sent
+        assert trips == 1
+        for number, group in enumerate(groups):
+            await other.group_send(group, {"type": "n", "n": number})
+        got = [(await asyncio.wait_for(here.receive(socket.channel_name), 5))["n"] for _ in groups]
+        assert got == [0, 1, 2, 3]
+        await socket.leave_all()
+        assert trips == 2 and not socket.groups_joined
+        for group in groups:
+            members = await here.connection(0).zrange(here._group_key(group), 0, -1)
+            assert socket.channel_name.encode() not in members
+        waiting = asyncio.ensure_future(here.receive(socket.channel_name))
+        await other.group_send(groups[0], {"type": "n", "n": 9})
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        waiting.cancel()
+    finally:
+        await here.close_pools()
+        await other.close_pools()
