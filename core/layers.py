@@ -86,6 +86,17 @@ return full
 """
 
 
+# One channel into each group (KEYS), each group's expiry renewed. ARGV: now, the channel, the
+# group expiry. One command: redis-py's pipeline of the same writes cost twice the client's CPU.
+_ADD_MEMBER = """
+for i = 1, #KEYS do
+    redis.call('ZADD', KEYS[i], ARGV[1], ARGV[2])
+    redis.call('EXPIRE', KEYS[i], ARGV[3])
+end
+return 0
+"""
+
+
 class RedisLayer(OutageRepair, RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -128,14 +139,18 @@ class RedisLayer(OutageRepair, RedisChannelLayer):
         socket joins three or four groups as it opens). When Redis fails the socket stays: it
         is added once Redis answers."""
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        members = []
+        keys = []
         for group in groups:
             assert self.require_valid_group_name(group), "Group name not valid"
             self._members.setdefault(group, set()).add(channel)
             self._groups_of.setdefault(channel, set()).add(group)
-            members.append((group, channel))
+            keys.append(self._group_key(group))
+        if not keys:
+            return
         try:
-            await self._add_members(members)
+            await self.connection(0).eval(
+                _ADD_MEMBER, len(keys), *keys, time.time(), channel, int(self.group_expiry)
+            )
         except REDIS_FAILURES as error:
             self._redis_failed(error)
 

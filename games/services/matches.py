@@ -26,9 +26,10 @@ from accounts.services import stake_outcome, wallet_refund, wallet_settle
 from core import rows
 
 from .. import frames, hooks
-from ..models import LiveServer, Match, MatchEvent, Seat, Table, TableConnection
+from ..models import Match, MatchEvent, Seat, Table
 from ..rules import State, get_game
 from .jobs import enqueue_on_commit
+from .move_rows import present_players
 from .publishing import publish_state, publish_to_table
 from .turns import arm_clocks
 
@@ -67,12 +68,7 @@ def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
     """Recompute who is here from the live sockets at the table (of servers that still beat):
     each seat's ``connected``, and whether anyone without a seat watches. Saves the seats that
     changed (the caller saves ``match.watched``); returns whether a seat changed. Lock held."""
-    alive = LiveServer.objects.filter(last_seen_at__gte=now - _stale())
-    live = set(
-        TableConnection.objects.filter(table_id=match.table_id, server__in=alive).values_list(
-            "player_id", flat=True
-        )
-    )
+    live = present_players(match.table_id, since=now - _stale())
     seated = {seat.player_id for seat in seats}
     match.watched = bool(live - seated)
     changed = False

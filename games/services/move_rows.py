@@ -1,8 +1,8 @@
 """What a move reads before it applies, in one statement that takes the match's row lock: the
 table's seats with their players, the table, its match, and whether the mover's session is
-still alive.
+still alive; and who has a live socket at a table, which every socket's open and close reads.
 
-Every move, leave and forfeit of a player starts here, so the statement is written once per
+Every move, leave and forfeit of a player starts here, so the statements are written once per
 database connection alias (``core.rows``) instead of being compiled by the ORM each time.
 """
 
@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import Player
 from core.rows import Columns, prepared_cursor, split
 
-from ..models import Match, Seat, Table
+from ..models import LiveServer, Match, Seat, Table, TableConnection
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class AtTable:
 
 _statements: dict[str, tuple[str, list[Columns]]] = {}
 _version_statements: dict[str, str] = {}
+_present_statements: dict[str, str] = {}
 _MATCH_TABLE = Match._meta.get_field("table")
 
 
@@ -139,3 +140,24 @@ def match_version(table_id: int) -> int:
         cursor.execute(_version_statements[connection.alias], [table_id])
         row = cursor.fetchone()
     return row[0] if row else 0
+
+
+def present_players(table_id: int, since: datetime) -> set[int | None]:
+    """The players with a socket open at the table (None for a visitor's), counting only the
+    sockets of server processes that beat since ``since``."""
+    connection = connections["default"]
+    if connection.alias not in _present_statements:
+        quote = connection.ops.quote_name
+        sockets, servers = TableConnection._meta, LiveServer._meta
+        player, server, table = (
+            quote(_column(TableConnection, name)) for name in ("player", "server", "table")
+        )
+        _present_statements[connection.alias] = (
+            f"SELECT c.{player} FROM {quote(sockets.db_table)} c "
+            f"JOIN {quote(servers.db_table)} s ON s.{quote(servers.pk.column)} = c.{server} "
+            f"WHERE c.{table} = %s AND s.{quote(_column(LiveServer, 'last_seen_at'))} >= %s"
+        )
+    moment = connection.ops.adapt_datetimefield_value(since)
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(_present_statements[connection.alias], [table_id, moment])
+        return {row[0] for row in cursor.fetchall()}

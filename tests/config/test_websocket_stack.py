@@ -274,6 +274,14 @@ async def test_a_socket_joins_and_leaves_its_groups_in_one_trip_each():
             return pipeline(*args, **kwargs)
 
         here.connection(0).pipeline = counted
+        evaluate = here.connection(0).eval
+
+        def counted_eval(*args, **kwargs):
+            nonlocal trips
+            trips += 1
+            return evaluate(*args, **kwargs)
+
+        here.connection(0).eval = counted_eval
         await socket.join(*groups)
         await socket.join(groups[0])  # joined already: nothing sent
         assert trips == 1
