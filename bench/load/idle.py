@@ -1,7 +1,8 @@
 """The load bench's idle-tables phase (issue 32, floor 5): a real site has many open tables
 nobody plays at, and they must not slow the tables that are played.
 
-``--idle-beside`` tables (500) are played at human pace and measured alone; then
+``--idle-beside`` tables (500) are played at human pace (their figure alone is the open loop's
+step of as many tables, else measured here); then
 ``--idle-tables`` (350) more open beside them, in thirds: waiting rooms (one seat taken, its
 socket open, nobody joins), tables whose two players sit with their sockets open and never move
 (the turn clock runs out into the bank, the bank into automatic moves, three of those in a row
@@ -48,7 +49,8 @@ async def idle_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
     args = run.args
     print(f"Idle tables: {args.idle_beside} played beside {args.idle_tables} idle", flush=True)
     played, schedulers = await run.scheduled_tables(args.idle_beside, guests)
-    alone = await run.paced_window(played)
+    # Alone: the open loop's step of as many tables, else measured here.
+    alone = run.open_windows.get(args.idle_beside) or await run.paced_window(played)
     third = args.idle_tables // 3
     rooms = [guests.pop() for _ in range(third)]
     waiting_ids = await run.in_db(waiting_tables, rooms)
@@ -85,8 +87,9 @@ async def idle_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
         f"  {len(played)} tables alone: p50 {alone['move_to_last_seat']['p50_ms']} ms p99 "
         f"{alone['move_to_last_seat']['p99_ms']} ms; beside {len(waiting_ids)} waiting rooms, "
         f"{len(sitting)} tables nobody moves at and {len(gone)} whose players left: p50 "
-        f"{beside['move_to_last_seat']['p50_ms']} ms p99 {p99} ms "
-        f"{'pass' if result['passed'] else 'FAIL'}",
+        f"{beside['move_to_last_seat']['p50_ms']} ms p99 {p99} ms ({beside['unanswered']} "
+        f"unanswered, {beside['not_ready']} not ready, {beside['syncs']} syncs, errors "
+        f"{beside['errors']}) {'pass' if result['passed'] else 'FAIL'}",
         flush=True,
     )
     return result

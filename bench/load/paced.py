@@ -14,6 +14,7 @@ from bench.load.data import Identity, connections_per_server
 from bench.load.phases import FLOOR_P99_MS, FLOOR_SLOW_READER_P99_RATIO, Run
 from bench.load.sockets import NonReader, Recorder, collector_paused
 from bench.load.stats import CpuWindow, latency_summary
+from bench.load.storm import storm_beside
 
 
 class PacedRun(Run):
@@ -22,6 +23,9 @@ class PacedRun(Run):
     # The last add_open_tables: seconds its sockets took to open (the tables' creation left
     # out) and the web processes' CPU seconds meanwhile.
     last_opening: tuple[float, float] = (0.0, 0.0)
+    storm: dict[str, Any] | None = None  # the connection storm, when the open loop ran it
+    # Each open-loop step's window by its tables: the one-node and the idle phases' "alone".
+    open_windows: dict[int, dict[str, Any]] = {}
 
     # Open loop ------------------------------------------------------------------------------------
 
@@ -82,10 +86,12 @@ class PacedRun(Run):
         stopped_by_budget = False
         seconds_per_table = 0.0  # how fast the last step's tables connected (none before it)
         playing_cpu_per_s = 0.0  # web CPU a second the tables already playing spend
+        stormed: list[LiveTable] = []  # the storm's new tables, open, for the next step
+        self.open_windows = {}
         for target in args.open_steps:
             self.check_alive()
-            adding = target - len(self.live)
-            if adding <= 0:
+            adding = target - len(self.live) - len(stormed)
+            if adding < 0 or (adding == 0 and not stormed):
                 continue
             # Keep the run within its budget: no step that would end past it, judged by how
             # fast the last step connected (a fast machine reached 2,000 tables, whose 2,000 new
@@ -96,14 +102,17 @@ class PacedRun(Run):
                 break
             connect_started = time.monotonic()
             failures_before = sum(self.bench.connects[k] for k in ("refused", "dropped"))
-            new = await self.add_open_tables(adding, guests)
+            new, self.last_opening = [], (0.0, 0.0)
+            if adding:
+                new = await self.add_open_tables(adding, guests)
+                seconds_per_table = (time.monotonic() - connect_started) / adding
             connect_seconds = time.monotonic() - connect_started
-            seconds_per_table = connect_seconds / adding
             # Web CPU a new socket: the opening's, less what the tables already playing spent
             # meanwhile (at the last step's rate).
             opening_seconds, opening_cpu = self.last_opening
             connect_cpu = opening_cpu - playing_cpu_per_s * opening_seconds
-            cpu_per_socket_ms = 1000 * connect_cpu / max(1, 2 * len(new))
+            cpu_per_socket_ms = 1000 * connect_cpu / (2 * len(new)) if new else None
+            new, stormed = stormed + new, []
             failures = sum(self.bench.connects[k] for k in ("refused", "dropped")) - failures_before
             self.live += new
             self.watched = self.live
@@ -141,7 +150,7 @@ class PacedRun(Run):
                 "connect_seconds": round(connect_seconds, 1),
                 "connect_failures": failures,
                 "sockets_opened_in_s": round(opening_seconds, 1),
-                "web_cpu_ms_per_new_socket": round(cpu_per_socket_ms, 2),
+                "web_cpu_ms_per_new_socket": cpu_per_socket_ms and round(cpu_per_socket_ms, 2),
                 "moves": len(recorder.last_seat),
                 "moves_per_s": round(len(recorder.last_seat) / args.open_seconds, 1),
                 "move_to_last_seat": summary,
@@ -156,12 +165,13 @@ class PacedRun(Run):
                 "passed": passed,
             }
             steps.append(step)
+            self.open_windows[live_tables] = step
             playing_cpu_per_s = spent["web"] / args.open_seconds
             first_step = first_step or (live_tables, rss)
             print(
                 f"  open loop {live_tables:5d} tables ({step['sockets']} sockets, connected in "
                 f"{connect_seconds:.1f} s, sockets {opening_seconds:.1f} s at "
-                f"{cpu_per_socket_ms:.1f} ms web CPU each, "
+                f"{step['web_cpu_ms_per_new_socket']} ms web CPU each, "
                 f"{failures} failed): {step['moves_per_s']:6.1f} moves/s,"
                 f" move→last seat p50 {summary['p50_ms']} ms p99 {p99} ms, "
                 f"{step['rss_kb_per_table']} KB/table  {'pass' if passed else 'FAIL'}",
@@ -169,9 +179,12 @@ class PacedRun(Run):
             )
             if self.bench.live_sockets >= wanted_sockets and socket_floor is None:
                 socket_floor = self.socket_floor(wanted_sockets)
+            if args.storm_sockets and self.storm is None and live_tables >= args.storm_tables:
+                self.storm, stormed = await storm_beside(self, self.live, guests, step)
             if not passed:
                 break
             capacity = live_tables
+        self.live += stormed  # open, and measured by no step
         if socket_floor is None:  # the stepping stopped early: connect up to the floor anyway
             missing = (wanted_sockets - self.bench.live_sockets + 1) // 2
             if missing > 0:
@@ -212,6 +225,16 @@ class PacedRun(Run):
             "memory": memory,
         }
 
+    async def storm_apart(self, guests: list[Identity]) -> dict[str, Any]:
+        """The connection storm on tables of its own, for a run whose open loop did not reach
+        ``--storm-tables`` (the open loop runs it beside its own step of that size)."""
+        played, schedulers = await self.scheduled_tables(self.args.storm_tables, guests)
+        alone = await self.paced_window(played)
+        result, arrived = await storm_beside(self, played, guests, alone)
+        await self.stop_schedules(played, schedulers)
+        await self.finish_tables(played + arrived)
+        return result
+
     def socket_floor(self, wanted: int) -> dict[str, Any]:
         return {
             "wanted": wanted,
@@ -247,6 +270,12 @@ class PacedRun(Run):
         return {
             "moves": len(recorder.last_seat),
             "move_to_last_seat": latency_summary(recorder.last_seat + [float("inf")] * unanswered),
+            # Counted as never arriving: a move still unanswered a second after the window,
+            # and a scheduled move no seat could make (the table's last state not there yet).
+            "unanswered": unanswered,
+            "not_ready": recorder.not_ready,
+            "syncs": recorder.syncs,
+            "errors": dict(recorder.errors),
             "web_cpu_s": round(spent["web"], 2),
             "web_rss_mb": round(self.rss() / 2**20, 1),
         }

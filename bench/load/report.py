@@ -12,8 +12,9 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench import load
 from bench.load.arena import add_arguments as add_arena_arguments
@@ -49,9 +50,9 @@ from bench.load.sockets import Bench
 from bench.load.stats import cpu_model, load_average
 from bench.load.storm import add_arguments as add_storm_arguments
 from bench.load.storm import guests_needed as storm_guests
-from bench.load.storm import storm_phase
 
 RESULTS = ROOT / "bench" / "results"
+T = TypeVar("T")
 
 
 def server_log_problems(log: str) -> dict[str, Any]:
@@ -73,6 +74,16 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
     bench = Bench(server.port, args.seed)
     run = PacedRun(args, server, bench)
     result: dict[str, Any] = {}
+    seconds: dict[str, float] = {}  # each phase's length: the run's time budget, read per phase
+    result["phase_seconds"] = seconds
+
+    async def timed(name: str, phase: Awaitable[T]) -> T:
+        started = time.monotonic()
+        try:
+            return await phase
+        finally:
+            seconds[name] = round(time.monotonic() - started, 1)
+
     watchdog = asyncio.ensure_future(run.watchdog())
     try:
         first_table = await run.in_db(first_new_table)
@@ -80,19 +91,24 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         need_guests = 2 * max(max(args.open_steps, default=0), (args.sockets + 1) // 2) * 11 // 10
         need_guests += 2 * args.slow_tables + guests_needed(args) + nodes_guests(args)
         need_guests += storm_guests(args)
-        guests = await run.in_db(make_guests, need_guests, run.tag)
-        users = await run.in_db(
-            make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag
+        guests = await timed("guests", run.in_db(make_guests, need_guests, run.tag))
+        users = await timed(
+            "users",
+            run.in_db(make_users, 2 * (sum(args.closed_steps) + args.sync_spam_tables), run.tag),
         )
         # Echo baselines.
         print("Echo baselines", flush=True)
-        echo = await run.echo("/ws/bench/echo/", args.echo_clients, args.echo_seconds)
+        echo = await timed(
+            "echo", run.echo("/ws/bench/echo/", args.echo_clients, args.echo_seconds)
+        )
         print(
             f"  echo:       {echo['round_trips_per_s']:8.1f} round trips/s, p50 "
             f"{echo['p50_ms']} ms, p99 {echo['p99_ms']} ms",
             flush=True,
         )
-        group = await run.echo("/ws/bench/group/", args.echo_clients, args.echo_seconds)
+        group = await timed(
+            "group_echo", run.echo("/ws/bench/group/", args.echo_clients, args.echo_seconds)
+        )
         print(
             f"  group echo: {group['round_trips_per_s']:8.1f} round trips/s, p50 "
             f"{group['p50_ms']} ms, p99 {group['p99_ms']} ms",
@@ -101,45 +117,48 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
         result["echo"] = echo
         result["group_echo"] = group
         print(f"Human pace, open loop: one move per table every {args.period:g} s", flush=True)
-        result["open_loop"] = await run.open_loop(guests)
+        result["open_loop"] = await timed("open_loop", run.open_loop(guests))
         print("Closed loop: every seat moves as soon as it is to act", flush=True)
-        result["closed_loop"] = await run.closed_loop(users, args.closed_steps)
+        closed = run.closed_loop(users, args.closed_steps)
+        result["closed_loop"] = await timed("closed_loop", closed)
         if args.sync_spam_tables:
             print("Sync spam: the closed loop, clients syncing on every early ack", flush=True)
-            result["sync_spam"] = await run.closed_loop(
-                users, [args.sync_spam_tables], sync_spam=True
+            result["sync_spam"] = await timed(
+                "sync_spam", run.closed_loop(users, [args.sync_spam_tables], sync_spam=True)
             )
         if args.slow_readers:
             print(
                 f"Slow readers: {args.slow_readers} sockets that send sync 8/s and never read",
                 flush=True,
             )
-            result["slow_readers"] = await run.slow_readers(guests)
+            result["slow_readers"] = await timed("slow_readers", run.slow_readers(guests))
         if args.idle_tables:
-            result["idle"] = await idle_phase(run, guests)
+            result["idle"] = await timed("idle", idle_phase(run, guests))
         if args.storm_sockets:
-            result["storm"] = await storm_phase(run, guests)
+            result["storm"] = run.storm or await timed("storm", run.storm_apart(guests))
         if args.nodes == 2:
-            result["nodes"] = await nodes_phase(run, guests)
+            result["nodes"] = await timed("nodes", nodes_phase(run, guests))
         if args.pool_players:
             print(
                 f"Quick play: {args.pool_players} players join pools within {args.pool_window:g} s",
                 flush=True,
             )
-            result["pools"] = await pool_phase(run, group)
+            result["pools"] = await timed("pools", pool_phase(run, group))
         if args.arena_players:
             print(
                 f"Arena: {args.arena_players} players for {args.arena_minutes} minutes", flush=True
             )
-            result["arena"] = await arena_phase(run)
+            result["arena"] = await timed("arena", arena_phase(run))
         run.check_alive()
         print("After the run", flush=True)
+        after_started = time.monotonic()
         result["after"] = {
             "matches": await run.in_db(end_leftovers, first_table),
             "audit_coins": await run.in_db(audit_coins),
             "hidden_cards": await run.in_db(hidden_card_scan, bench.frames),
             "socket_closes": dict(bench.closes),
         }
+        seconds["after"] = round(time.monotonic() - after_started, 1)
     finally:
         watchdog.cancel()
         await run.in_db(close_old_connections)
@@ -153,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         description=load.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--closed-steps", type=int, nargs="*", default=[10, 50, 200])
+    parser.add_argument("--closed-steps", type=int, nargs="*", default=[50, 200])
     parser.add_argument("--closed-seconds", type=float, default=8.0)
     parser.add_argument("--open-steps", type=int, nargs="*", default=[100, 250, 500, 1000, 2000])
     parser.add_argument("--open-seconds", type=float, default=9.0)
@@ -280,6 +299,8 @@ def print_summary(summary: dict[str, Any]) -> None:
             f"  web RSS per live table: {r['rss_kb_per_live_table']} KB "
             f"({r['rss_kb_per_added_table']} KB for each table past the first step)"
         )
+    phases = summary.get("phase_seconds", {})
+    print("  seconds a phase: " + ", ".join(f"{name} {took:g}" for name, took in phases.items()))
     for check in summary["floors"]:
         print(f"  [{'PASS' if check['passed'] else 'FAIL'}] {check['floor']}: {check['value']}")
     for check in summary["checks"]:

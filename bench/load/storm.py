@@ -1,13 +1,15 @@
 """The load bench's connection storm (issue 32, floor 3): many players arrive at once, and the
 tables already being played must not feel it.
 
-``--storm-tables`` (1,000) tables are played at human pace and measured alone; then the sockets
-of ``--storm-sockets`` ÷ 2 new started tables (2,000 sockets) connect, paced evenly over
-``--storm-seconds`` (30), as players opening their table pages would, while the played tables
-keep their schedule. The played tables' move → last seat is measured over the storm, from its
-first connect until its last socket holds its first state; so are the new sockets' connects
-(handshake to first ``state``). Floor: the played tables' p99 during the storm at most
-``FLOOR_STORM_P99_MS``, every new socket connected."""
+The open loop runs it once its step reaches ``--storm-tables`` (1,000) tables at human pace, that
+step's window being their figure alone: the sockets of ``--storm-sockets`` ÷ 2 new started tables
+(2,000 sockets) connect, paced evenly over ``--storm-seconds`` (30), as players opening their
+table pages would, while the played tables keep their schedule. Those new tables then make the
+open loop's next step (2,000 tables) without connecting again. A run whose open loop stops short
+of that many tables runs the storm on tables of its own. The played tables' move → last seat is
+measured over the storm, from its first connect until its last socket holds its first state; so
+are the new sockets' connects (handshake to first ``state``). Floor: the played tables' p99
+during the storm at most ``FLOOR_STORM_P99_MS``, every new socket connected."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typing import Any
 
 from bench.load.clients import LiveTable
 from bench.load.data import Identity
-from bench.load.paced import PacedRun
+from bench.load.phases import Run
 from bench.load.sockets import Recorder, collector_paused
 from bench.load.stats import CpuWindow, latency_summary
 
@@ -41,15 +43,17 @@ def guests_needed(args: argparse.Namespace) -> int:
     return 2 * args.storm_tables + args.storm_sockets if args.storm_sockets else 0
 
 
-async def storm_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
+async def storm_beside(
+    run: Run, played: list[LiveTable], guests: list[Identity], alone: dict[str, Any]
+) -> tuple[dict[str, Any], list[LiveTable]]:
+    """The storm beside ``played`` (on their schedules, measured ``alone`` just before): the
+    result, and the new tables whose sockets all connected, open and not moving yet."""
     args = run.args
     print(
         f"Connection storm: {args.storm_sockets} sockets within {args.storm_seconds:g} s beside "
-        f"{args.storm_tables} played tables",
+        f"{len(played)} played tables",
         flush=True,
     )
-    played, schedulers = await run.scheduled_tables(args.storm_tables, guests)
-    alone = await run.paced_window(played)
     count = args.storm_sockets // 2
     pairs = [(guests.pop(), guests.pop()) for _ in range(count)]
     ids: list[int] = []
@@ -60,6 +64,7 @@ async def storm_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
         for table_id, pair in zip(ids, pairs, strict=True)
     ]
     connects: list[float] = []
+    arrived: list[LiveTable] = []
     failures_before = run.bench.connects["refused"] + run.bench.connects["dropped"]
 
     async def arrive(table: LiveTable, at: float) -> None:
@@ -69,8 +74,10 @@ async def storm_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
             await table.open()
         except Exception:  # counted by open_socket, or a first state that never came
             connects.append(float("inf"))
+            await table.finish()
             return
         connects.append(time.monotonic() - started)
+        arrived.append(table)
 
     recorder = Recorder()
     run.bench.recorder = recorder
@@ -94,8 +101,6 @@ async def storm_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
         if recorder.counts(started) and time.monotonic() - started > 1.0
     )
     during = latency_summary(recorder.last_seat + [float("inf")] * unanswered)
-    await run.stop_schedules(played, schedulers)
-    await run.finish_tables(played + arriving)
     failures = run.bench.connects["refused"] + run.bench.connects["dropped"] - failures_before
     p99 = during["p99_ms"]
     result = {
@@ -119,7 +124,7 @@ async def storm_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
         f"{'pass' if result['passed'] else 'FAIL'}",
         flush=True,
     )
-    return result
+    return result, arrived
 
 
 def storm_floor(result: dict[str, Any]) -> dict[str, Any]:
