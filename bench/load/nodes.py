@@ -3,11 +3,10 @@ docs/deploy.md § Deploying on several machines runs it.
 
 A second server instance starts on a port of its own (``scripts/serve.py --web-only``: its own
 Daphne processes, as many as the first node's; the first node's worker and beat serve both),
-sharing PostgreSQL and Redis with the first. The one-node figure is the open loop's step of
-``--node-tables`` (500) tables (else that many are played at human pace on the first node alone
-and measured, then ended); then as many new tables are played with each table's two seats on
-different nodes, so that every move's frames cross from one instance to the other through
-Redis. Floor: the two-node p99 move → last seat is within
+sharing PostgreSQL and Redis with the first. ``--node-tables`` (500) tables are played at human
+pace on the first node alone and measured; they end, and as many new tables are played with
+each table's two seats on different nodes, so that every move's frames cross from one instance
+to the other through Redis. Floor: the two-node p99 move → last seat is within
 ``FLOOR_NODES_P99_RATIO`` of the one-node p99 of the same phase; the run's after checks (every
 match ended, the ledger, the hidden-card scan of every frame, the logs of both nodes) cover the
 two-node tables too."""
@@ -41,8 +40,10 @@ def guests_needed(args: argparse.Namespace) -> int:
 async def nodes_phase(run: PacedRun, guests: list[Identity]) -> dict[str, Any]:
     args = run.args
     print(f"Two nodes: {args.node_tables} tables on one node, then on two", flush=True)
-    # One node's figure: the open loop's step of as many tables, else measured here.
-    one_node = run.open_windows.get(args.node_tables) or await _played(run, guests)
+    # One node's figure measured here, just before the two nodes': taken from the open loop's
+    # step of as many tables, minutes earlier, the two runs that tried it gave x1.49 and x2.04,
+    # where windows side by side gave x0.54-x1.25 (6 December).
+    one_node = await _played(run, guests)
     second = Server(
         free_port(),
         run.server.log_path.with_name(run.server.log_path.stem + "-node2.log"),
