@@ -24,8 +24,9 @@ class PacedRun(Run):
     # out) and the web processes' CPU seconds meanwhile.
     last_opening: tuple[float, float] = (0.0, 0.0)
     storm: dict[str, Any] | None = None  # the connection storm, when the open loop ran it
-    # Each open-loop step's window by its tables: the one-node and the idle phases' "alone".
-    open_windows: dict[int, dict[str, Any]] = {}
+    # Each open-loop step's window by its tables (the idle phase's "alone"); the open loop,
+    # which runs first, fills it.
+    open_windows: dict[int, dict[str, Any]]
 
     # Open loop ------------------------------------------------------------------------------------
 

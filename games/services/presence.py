@@ -124,9 +124,10 @@ def socket_connect(
         # there is no match row to lock.
         at_table = locked_match_and_seats(table_id, now=now)
         match, seats = at_table.match, at_table.seats
-        table = match.table if match is not None else _table(table_id)
-        if match is None:
-            seats = table_seats(table_id)
+        if match is not None:
+            table = match.table
+        else:
+            table, seats = _table(table_id), table_seats(table_id)
         _require_visible(table, player, seats)
         # One statement: a socket registering again after a stall keeps its row.
         TableConnection.objects.bulk_create(

@@ -266,22 +266,17 @@ async def test_a_socket_joins_and_leaves_its_groups_in_one_trip_each():
         socket = GroupsMixin()
         socket.channel_layer, socket.channel_name = here, await here.new_channel()
         trips = 0
-        pipeline = here.connection(0).pipeline
+        redis = here.connection(0)
 
-        def counted(*args, **kwargs):
-            nonlocal trips
-            trips += 1
-            return pipeline(*args, **kwargs)
+        def counted(method):
+            def call(*args, **kwargs):
+                nonlocal trips
+                trips += 1
+                return method(*args, **kwargs)
 
-        here.connection(0).pipeline = counted
-        evaluate = here.connection(0).eval
+            return call
 
-        def counted_eval(*args, **kwargs):
-            nonlocal trips
-            trips += 1
-            return evaluate(*args, **kwargs)
-
-        here.connection(0).eval = counted_eval
+        redis.pipeline, redis.eval = counted(redis.pipeline), counted(redis.eval)
         await socket.join(*groups)
         await socket.join(groups[0])  # joined already: nothing sent
         assert trips == 1

@@ -1,0 +1,70 @@
+"""Who is at a table as a socket opens and closes (games.services.presence), read by the
+statements written once (move_rows.present_players, core.rows.update): a seat turns present with
+its player's first socket and absent with the last, anyone else's socket (a visitor's too)
+marks the match watched, and a server taken for dead no longer counts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from core.errors import ServiceError
+from games.models import LiveServer, Match, Seat
+from games.services import presence
+from tests.support.live import start_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _open(table, player, name, server="web-1"):
+    return presence.socket_connect(
+        table_id=table.pk, player=player, channel_name=name, server_name=server
+    )
+
+
+def _present(table) -> dict[int, bool]:
+    return dict(Seat.objects.filter(table=table).values_list("player_id", "connected"))
+
+
+def test_seats_turn_present_and_absent_with_their_players_sockets(alice, bob):
+    table = start_table("japanese_joker", [alice, bob])
+    assert _open(table, alice, "a1").seat is not None
+    _open(table, alice, "a2")
+    assert _present(table) == {alice.pk: True, bob.pk: False}
+    presence.socket_disconnect(channel_name="a1")
+    assert _present(table)[alice.pk]  # her second tab is still open
+    presence.socket_disconnect(channel_name="a2")
+    assert _present(table) == {alice.pk: False, bob.pk: False}
+
+
+def test_a_visitor_or_another_player_watching_marks_the_match_watched(alice, bob, carol):
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1")
+    assert not Match.objects.get(table=table).watched
+    snapshot = _open(table, None, "visitor")
+    assert snapshot.seat is None and "hand" not in snapshot.frame["view"]
+    assert Match.objects.get(table=table).watched
+    presence.socket_disconnect(channel_name="visitor")
+    assert not Match.objects.get(table=table).watched
+    _open(table, carol, "c1")
+    assert Match.objects.get(table=table).watched
+
+
+def test_sockets_of_a_server_that_stopped_beating_do_not_count(alice, bob):
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1", server="web-1")
+    LiveServer.objects.filter(name="web-1").update(
+        last_seen_at=timezone.now() - timedelta(minutes=5)
+    )
+    _open(table, bob, "b1", server="web-2")  # recomputed: alice's only socket is on web-1
+    assert _present(table) == {alice.pk: False, bob.pk: True}
+
+
+def test_a_socket_for_a_table_that_does_not_exist_is_refused(alice):
+    with pytest.raises(ServiceError) as refused:
+        presence.socket_connect(
+            table_id=10**9, player=alice, channel_name="x1", server_name="web-1"
+        )
+    assert refused.value.code == "no_table"
