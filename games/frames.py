@@ -103,6 +103,7 @@ def state_frame(
             "status": "open" if table.status == Table.Status.OPEN else table.status,
             "stake": table.stake,
             "version": 0,
+            "presence_version": 0,
             "seat": seat,
             "view": None,
             "seats": seats_public(seats, speed_limits(table.speed), now),
@@ -123,6 +124,7 @@ def state_frame(
         "status": match.status,
         "stake": table.stake,
         "version": match.version,
+        "presence_version": match.presence_version,
         "seat": seat,
         "view": view,
         "seats": seats_public(seats, speed_limits(match.speed), now),
@@ -139,6 +141,7 @@ def presence_frame(match: Match, state: Any, seats: list[Seat], now: datetime) -
     return {
         "type": "presence",
         "version": match.version,
+        "presence_version": match.presence_version,
         "seats": seats_public(seats, speed_limits(match.speed), now),
         "clocks": clocks(match.speed, match, state, now),
     }

@@ -238,9 +238,10 @@ class Match(models.Model):
     # When the seat to act gets an automatic move (docs/rules/README.md § 0.6 turn clock), or a
     # computer seat its move; the sweep finds due turns by this column.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # The seat to act let its turn clock run out and is now spending its bank: the deadline is
-    # when the bank runs out.
+    # The seat to act let its turn clock run out and spends its bank, until the deadline.
     turn_on_bank = models.BooleanField(default=False)
+    # One more with every ``presence`` frame: orders the frames of one version (who is here).
+    presence_version = models.PositiveIntegerField(default=0)
     # Someone who holds no seat has the table open: only then is a spectators' frame built.
     watched = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)

@@ -33,8 +33,7 @@ from .matches import engine_state, locked_match, refresh_connected, table_seats
 from .move_rows import locked_match_and_seats
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrived
-from .publishing import publish_to_table
-from .turns import arm_clocks
+from .turns import arm_clocks, tell_presence
 
 logger = logging.getLogger(__name__)
 
@@ -186,18 +185,17 @@ def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
     """Recompute who is here, re-arm the clocks, tell the table. Lock held."""
     watched = match.watched
     changed = refresh_connected(match, seats, now)
-    if match.watched != watched:
-        rows.update(match, ["watched"], connections["default"])
-    if match.status != Match.Status.PLAYING:
-        if changed:
-            publish_to_table(match.table_id, frames.presence_frame(match, None, seats, now))
-        return
-    state = engine_state(match)
-    if arm_clocks(match, state, seats, now, new_turn=False):
-        rows.update(match, ["turn_deadline", "turn_on_bank"], connections["default"])
-        changed = True
+    saving = ["watched"] if match.watched != watched else []
+    state = None
+    if match.status == Match.Status.PLAYING:
+        state = engine_state(match)
+        if arm_clocks(match, state, seats, now, new_turn=False):
+            saving += ["turn_deadline", "turn_on_bank"]
+            changed = True
     if changed:
-        publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
+        tell_presence(match, state, seats, now, saving=saving)
+    elif saving:
+        rows.update(match, saving, connections["default"])
 
 
 def server_beat(*, server_name: str, now: datetime | None = None) -> bool:

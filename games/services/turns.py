@@ -58,9 +58,19 @@ def turn_onto_bank(match: Match, state: Any, seats: list[Seat], now: datetime) -
     if after is None:
         return False
     clocks_save(match, seats, before, after)
-    rows.update(match, ["turn_deadline", "turn_on_bank"], connections["default"])
-    publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
+    tell_presence(match, state, seats, now, saving=["turn_deadline", "turn_on_bank"])
     return True
+
+
+def tell_presence(
+    match: Match, state: Any, seats: list[Seat], now: datetime, *, saving: list[str]
+) -> None:
+    """Tell the table its seats and clocks without a move, saving the match's ``saving`` fields
+    with the frame's number. Two such frames of one version may reach a socket in either order
+    (each is published after its own commit); the number says which is newer. Lock held."""
+    match.presence_version += 1
+    rows.update(match, [*saving, "presence_version"], connections["default"])
+    publish_to_table(match.table_id, frames.presence_frame(match, state, seats, now))
 
 
 def arm_clocks(

@@ -3,16 +3,18 @@
 Every player is a guest on an emulated phone (touch, 3× pixels). For each game and each of its
 phases (Japanese Joker: the trump choice, play with the columns, the joker's call, the end of a
 hand, the result; Japanese Whist: the trump choice, spel or pass, play with the layout's rows,
-the end of a hand, the result; classic Joker: the trump choice, the bids, play, the joker's call,
-the deal summary, the score sheet, the result), the page of the seat to act is measured at
-360×640, 375×667, 390×844 and 430×932 and on its side at 844×390, then again in Georgian and in
-Russian (longer words) at one size each: the page does not scroll either way, nothing lies
-outside the screen, the others, the trick, whose turn it is with the clock, the decision and
-every card of the hand are on the screen and not covered, and each playable card leaves a tap
-target at least 44 px wide. The situations come from tests/support/match_states.py (the pages
-open the table again); the end of a hand is reached by clicking its last card, so the summary
-comes live. Screenshots: tests/e2e/artifacts/phone-<game>-<phase>-<width>x<height>[-<lang>].png;
-the tap widths: artifacts/phone-taps-<game>.json.
+the end of a hand, the result; classic Joker: the trump choice, the bids, play, the joker's
+call, the deal summary, the score sheet, the result; and an opponent gone on their turn, with
+the countdown to their forfeit), the page of the seat to act (of a seat waiting, for the
+absence) is measured at 360×640, 375×667, 390×844 and 430×932 and on its side at 844×390, then
+again in Georgian and in Russian (longer words) at one size each: the page does not scroll
+either way, nothing lies outside the screen, the others, the trick, whose turn it is with the
+clock, the decision and every card of the hand are on the screen and not covered, and each
+playable card leaves a tap target at least 44 px wide. The situations come from
+tests/support/match_states.py (the pages open the table again); the end of a hand is reached by
+clicking its last card, so the summary comes live. Screenshots:
+tests/e2e/artifacts/phone-<game>-<phase>-<width>x<height>[-<lang>].png; the tap widths:
+artifacts/phone-taps-<game>.json.
 """
 
 from __future__ import annotations
@@ -235,6 +237,32 @@ def test_japanese_whist_on_phones(phones, artifacts):
     by_seat = reopen(group, url, version)
     play_a_card(to_act(by_seat))
     table.everywhere(group[0], "result", url, version + 1, ready=result_shown, parts=RESULT_PARTS)
+    table.done()
+
+
+def absence_shown(person: Person) -> None:
+    person.page.locator("#turn-absence:not(:empty)").wait_for()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats"),
+    [
+        ("japanese_joker", {"points": "11"}, 2),
+        ("japanese_whist", {"points": "5"}, 2),
+        ("classic_joker", {"pulkas": "nines"}, 4),
+    ],
+)
+def test_an_opponent_gone_on_their_turn_fits_a_phone(phones, artifacts, game, options, seats):
+    """The seat to act closed its page: the others' seat box and turn line say it forfeits in
+    so long, in two more lines (three in Russian), and the felt makes room for them as they come
+    with a presence frame (a CI run once caught its cards over the turn line)."""
+    table = Phones(f"{game}-absent", artifacts)
+    group, url = start(phones, game, options, seats)
+    by_seat = reopen(group, url, 0)
+    gone = to_act(by_seat)
+    gone.page.goto("about:blank")
+    watcher = next(person for person in group if person is not gone)
+    table.everywhere(watcher, "trump", url, 0, ready=absence_shown)
     table.done()
 
 

@@ -1,16 +1,19 @@
 """Who is at a table as a socket opens and closes (games.services.presence), read by the
 statements written once (move_rows.present_players, core.rows.update): a seat turns present with
 its player's first socket and absent with the last, anyone else's socket (a visitor's too)
-marks the match watched, and a server taken for dead no longer counts."""
+marks the match watched, a server taken for dead no longer counts, and each change of presence
+is numbered so that a client can tell the newer of two frames that arrive out of order."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from core.errors import ServiceError
+from core.realtime import collecting
 from games.models import LiveServer, Match, Seat
 from games.services import presence
 from tests.support.live import start_table
@@ -68,3 +71,47 @@ def test_a_socket_for_a_table_that_does_not_exist_is_refused(alice):
             table_id=10**9, player=alice, channel_name="x1", server_name="web-1"
         )
     assert refused.value.code == "no_table"
+
+
+def _presence_frames(callbacks) -> list[dict]:
+    """The presence frames the commit's callbacks publish, collected instead of sent."""
+    _, messages = collecting(lambda: [callback() for callback in callbacks])()
+    frames = [json.loads(message["text"]) for _group, message in messages]
+    return [frame for frame in frames if frame["type"] == "presence"]
+
+
+def test_a_reload_numbers_its_absence_and_return_in_the_order_they_committed(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """A page reloaded: its old socket's close (absent) and its new socket's open (present)
+    publish a frame each, from two sockets, at one match version. Whichever reaches a client
+    last, the numbers say which is newer, and the new socket's snapshot carries the number of
+    the presence it shows (docs/protocol.md § presence)."""
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1")
+    _open(table, bob, "b1")
+    with django_capture_on_commit_callbacks() as closing:
+        presence.socket_disconnect(channel_name="a1")
+    with django_capture_on_commit_callbacks() as opening:
+        snapshot = _open(table, alice, "a2")
+    (gone,) = _presence_frames(closing)
+    (back,) = _presence_frames(opening)
+    assert gone["version"] == back["version"] == snapshot.frame["version"]
+    assert not gone["seats"][0]["connected"] and back["seats"][0]["connected"]
+    assert gone["presence_version"] < back["presence_version"]
+    assert snapshot.frame["presence_version"] == back["presence_version"]
+    assert snapshot.frame["seats"][0]["connected"]
+    assert Match.objects.get(table=table).presence_version == back["presence_version"]
+
+
+def test_a_socket_that_changes_nothing_publishes_nothing_and_keeps_the_number(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1")
+    number = Match.objects.get(table=table).presence_version
+    with django_capture_on_commit_callbacks() as opening:
+        snapshot = _open(table, alice, "a2")  # a second tab: she was already here
+    assert _presence_frames(opening) == []
+    assert snapshot.frame["presence_version"] == number
+    assert Match.objects.get(table=table).presence_version == number

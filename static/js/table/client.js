@@ -24,6 +24,23 @@ const BUSY_RESEND_MS = 1000; // the table was busy: the same act again, same id,
 const SYNC_FIRST_MS = 500; // a second sync before a state came waits this long, then doubles…
 const SYNC_MAX_MS = 10000; // …up to this, with jitter, so many clients never sync in step
 
+/**
+ * The version and `presence_version` of a frame that tells the seats and clocks. Frames published
+ * by different transactions may arrive in either order; this pair orders them (docs/protocol.md
+ * § presence).
+ * @typedef {[number, number]} SeatsMark
+ */
+
+/** @param {{version: number, presence_version?: number}} frame @returns {SeatsMark} */
+function seatsMark(frame) {
+  return [frame.version, frame.presence_version || 0];
+}
+
+/** @param {SeatsMark} a @param {SeatsMark} b */
+function earlier(a, b) {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+}
+
 export class TableClient {
   /**
    * @param {number} tableId
@@ -50,6 +67,8 @@ export class TableClient {
     this.syncDelay = SYNC_FIRST_MS;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.syncTimer = null;
+    /** @type {SeatsMark} where the seats and clocks we show come from */
+    this.seatsFrom = [-1, -1];
   }
 
   start() {
@@ -207,7 +226,14 @@ export class TableClient {
         const sameMatch = previous && previous.match === frame.match;
         if (sameMatch && frame.version < previous.version) return; // older than ours
         this.synced();
-        this.state = frame;
+        const from = seatsMark(frame);
+        if (previous && sameMatch && earlier(from, this.seatsFrom)) {
+          // A presence told after this state was built came first: its seats and clocks stay.
+          this.state = { ...frame, seats: previous.seats, clocks: previous.clocks };
+        } else {
+          this.state = frame;
+          this.seatsFrom = from;
+        }
         if (this.aheadTimer && frame.version >= this.aheadTimer.version) {
           clearTimeout(this.aheadTimer.timer);
           this.aheadTimer = null;
@@ -233,11 +259,15 @@ export class TableClient {
           this.settle();
         }
         break;
-      case "presence":
+      case "presence": {
         this.expect(frame.version, AHEAD_WAIT_MS);
+        const from = seatsMark(frame);
         if (!this.state || frame.version < this.state.version) return;
+        if (earlier(from, this.seatsFrom)) return; // told before the seats we show: overtaken
         this.state = { ...this.state, seats: frame.seats, clocks: frame.clocks };
+        this.seatsFrom = from;
         break;
+      }
       case "rematch": {
         if (this.state) {
           const { type, ...offer } = frame;

@@ -158,6 +158,7 @@
  * @property {"open" | "playing" | "finished" | "aborted" | "cancelled"} status
  * @property {number} stake  Domino Coin per seat (0: a free table); a rematch keeps it
  * @property {number} version
+ * @property {number} [presence_version]  orders `seats` and `clocks` among frames of one version
  * @property {number | null} seat
  * @property {View | null} view
  * @property {SeatEntry[]} seats
@@ -169,7 +170,7 @@
 /**
  * @typedef {{type: "ack", id: string, version: number, duplicate: boolean}} AckFrame
  * @typedef {{type: "error", code: string, message: string, id: string | null}} ErrorFrame
- * @typedef {{type: "presence", version: number, seats: SeatEntry[], clocks: Clocks}} PresenceFrame
+ * @typedef {{type: "presence", version: number, presence_version?: number, seats: SeatEntry[], clocks: Clocks}} PresenceFrame
  * @typedef {{type: "match_over", version: number, result: Result}} MatchOverFrame
  * @typedef {{seat: number, name: string, before: number, after: number, delta: number, provisional: boolean}} RatingChange
  * @typedef {{type: "rating", match: number, changes: RatingChange[]}} RatingFrame

@@ -7,7 +7,7 @@ import { SUIT_SYMBOL, cardBack, cardFace, cardName, sortHand } from "./cards.js"
 import { jokerPanel } from "./decisions.js";
 import { el, icon } from "./dom.js";
 import { cardRects, glide, reducedMotion } from "./feel.js";
-import { callText, clockText, fmt, seatName } from "./text.js";
+import { callText, clockText, displayName, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
 /** @typedef {import("./protocol.js").View} View */
@@ -330,11 +330,11 @@ export class TableView {
     this.renderHand();
     this.renderPanel();
     this.renderTurnLine();
+    this.tick(); // the clocks' and absences' lines, before the felt is fitted around them
     this.fitFelt();
     this.tools.leave.hidden = this.me === null || state.status !== "playing" || this.myForfeit();
     this.tools.lastTrick.disabled = !(view && view.last_trick);
     this.tools.result.hidden = !state.result;
-    this.tick();
     // Keep the keyboard where it was: the same card, else the first playable one.
     if (focusInside && focusCard) {
       const again = this.root.querySelector(`.mine [data-card="${focusCard}"]`);
@@ -367,6 +367,7 @@ export class TableView {
     for (let seat = 0; seat < this.n; seat += 1) this.renderSeatBox(seat);
     this.renderTurnLine();
     this.tick();
+    this.fitFelt(); // a seat's absence or bank line may have come or gone
   }
 
   // Where a seat's hidden card comes from: its fan of backs, else its name box.
@@ -1047,7 +1048,7 @@ export class TableView {
       let away = "";
       if (entry && entry.absence_deadline && playing) {
         away = fmt(gettext("%(name)s disconnected — forfeits in %(time)s"), {
-          name: entry.name,
+          name: displayName(entry.name),
           time: clockText(Date.parse(entry.absence_deadline) - now),
         });
       }
