@@ -35,16 +35,15 @@ def recording(person: Person) -> list[dict[str, Any]]:
 
 
 def other_connected(person: Person) -> bool:
-    seat = person.state["seat"]
-    return next(s for s in person.state["seats"] if s["seat"] != seat)["connected"]
+    """Whether the person's page holds the other seat (of two) present."""
+    state = person.state
+    return state["seats"][1 - state["seat"]]["connected"]
 
 
-def presence_of(frames: list[dict[str, Any]], *, connected: bool) -> dict[str, Any]:
-    """The last presence frame that showed the other seat (seat 1 - ours) so."""
+def presence_of(frames: list[dict[str, Any]], seat: int, *, connected: bool) -> dict[str, Any]:
+    """The last presence frame that showed the seat so."""
     return [
-        f
-        for f in frames
-        if f["type"] == "presence" and any(s["connected"] is connected for s in f["seats"])
+        f for f in frames if f["type"] == "presence" and f["seats"][seat]["connected"] is connected
     ][-1]
 
 
@@ -61,8 +60,9 @@ def test_a_reload_whose_frames_arrive_the_wrong_way_round_leaves_the_player_pres
     bob.page.goto(url)  # ...and his new one opens
     bob.wait_version(0)
     alice.page.locator(OTHER_OFFLINE).wait_for(state="detached")
-    gone = presence_of(frames, connected=False)
-    back = presence_of(frames, connected=True)
+    bob_seat = bob.state["seat"]
+    gone = presence_of(frames, bob_seat, connected=False)
+    back = presence_of(frames, bob_seat, connected=True)
     assert gone["version"] == back["version"]
     assert gone["presence_version"] < back["presence_version"]
 
@@ -83,9 +83,10 @@ def test_a_moves_state_that_comes_after_a_later_presence_keeps_the_presence(peop
     alice.wait_version(1)
     (moved,) = [f for f in frames if f["type"] == "state" and f["version"] == 1]
 
+    bob_seat = bob.state["seat"]
     bob.page.goto("about:blank")  # after the move, bob goes
     alice.page.locator(OTHER_OFFLINE).wait_for()
-    gone = presence_of(frames, connected=False)
+    gone = presence_of(frames, bob_seat, connected=False)
     assert gone["version"] == moved["version"] == 1
     assert gone["presence_version"] > moved["presence_version"]
 
