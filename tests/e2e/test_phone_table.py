@@ -253,9 +253,10 @@ def absence_shown(person: Person) -> None:
     ],
 )
 def test_an_opponent_gone_on_their_turn_fits_a_phone(phones, artifacts, game, options, seats):
-    """The seat to act closed its page: the others' seat box and turn line say it forfeits in
-    so long, in two more lines (three in Russian), and the felt makes room for them as they come
-    with a presence frame (a CI run once caught its cards over the turn line)."""
+    """The seat to act closed its page: the others' turn line says it forfeits in so long, in
+    two more lines (three in Russian) that come with a presence frame, and the felt makes room
+    for them (a CI run once caught its cards over the turn line). On a phone the seat box keeps
+    its "offline" badge and leaves the countdown to the turn line."""
     table = Phones(f"{game}-absent", artifacts)
     group, url = start(phones, game, options, seats)
     by_seat = reopen(group, url, 0)
