@@ -23,6 +23,10 @@ const before = filters.get("before") ? Number(filters.get("before")) : null;
 
 let count = Number(countLine.dataset.count);
 let more = !moreLine.hidden;
+// Tables that left the lobby for good (started, cancelled): each event is sent after its own
+// commit, so a `table` event published before the removal may arrive after it, and must not
+// draw the table again (docs/protocol.md § The lobby socket).
+const gone = new Set();
 
 function query(extra) {
   const params = new URLSearchParams();
@@ -143,12 +147,13 @@ function place(table) {
 }
 
 function tableChanged(table) {
-  if (!matchesFilters(table) || !inWindow(table.id)) return;
+  if (gone.has(table.id) || !matchesFilters(table) || !inWindow(table.id)) return;
   if (place(table)) count += 1;
   showCount();
 }
 
 function tableRemoved(message) {
+  if (message.status !== "open") gone.add(message.id); // "open": hidden from you, may come back
   const existing = list.querySelector(`[data-table-id="${message.id}"]`);
   if (existing) {
     existing.remove();
