@@ -241,7 +241,7 @@ class Match(models.Model):
     # The seat to act let its turn clock run out and spends its bank, until the deadline.
     turn_on_bank = models.BooleanField(default=False)
     # One more with every ``presence`` frame: orders the frames of one version (who is here).
-    presence_version = models.PositiveIntegerField(default=0)
+    presence_version = models.PositiveIntegerField(default=0, db_default=0)  # old code inserts
     # Someone who holds no seat has the table open: only then is a spectators' frame built.
     watched = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)

@@ -10,13 +10,13 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from core.errors import ServiceError
-from core.realtime import collecting
 from games.models import LiveServer, Match, Seat
 from games.services import presence
-from tests.support.live import start_table
+from tests.support.live import published, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +75,7 @@ def test_a_socket_for_a_table_that_does_not_exist_is_refused(alice):
 
 def _presence_frames(callbacks) -> list[dict]:
     """The presence frames the commit's callbacks publish, collected instead of sent."""
-    _, messages = collecting(lambda: [callback() for callback in callbacks])()
-    frames = [json.loads(message["text"]) for _group, message in messages]
+    frames = [json.loads(message["text"]) for _group, message in published(callbacks)]
     return [frame for frame in frames if frame["type"] == "presence"]
 
 
@@ -115,3 +114,24 @@ def test_a_socket_that_changes_nothing_publishes_nothing_and_keeps_the_number(
     assert _presence_frames(opening) == []
     assert snapshot.frame["presence_version"] == number
     assert Match.objects.get(table=table).presence_version == number
+
+
+def test_a_match_row_written_without_the_number_starts_at_zero(alice, bob, carol, dave):
+    """A release's migration runs while the previous release's processes still serve: they
+    start matches with no ``presence_version`` in their INSERT, and the database fills it in."""
+    start_table("japanese_joker", [alice, bob])
+    old = Match.objects.get(table=start_table("japanese_joker", [carol, dave]))
+    columns = ", ".join(
+        connection.ops.quote_name(field.column)
+        for field in Match._meta.concrete_fields
+        if field.name != "presence_version"
+    )
+    table = connection.ops.quote_name(Match._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE before_release AS SELECT * FROM {table} WHERE id = %s",
+            [old.pk],
+        )
+        Match.objects.filter(pk=old.pk).delete()
+        cursor.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM before_release")
+    assert Match.objects.get(pk=old.pk).presence_version == 0
