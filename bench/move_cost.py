@@ -24,11 +24,6 @@ from typing import Any
 from bench.load.server import configure_environment, ensure_database, setup_django
 
 
-def _cpu() -> float:
-    """This process's CPU, user and system (``os.times`` counts in ticks of 10 ms)."""
-    return time.process_time()
-
-
 def _tables(count: int) -> tuple[list[int], dict[int, Any]]:
     from accounts.models import Player
     from bench.load.data import analyze, make_guests, start_tables
@@ -68,13 +63,13 @@ def measure(tables: int, rounds: int) -> dict[str, float]:
             match = Match.objects.get(table_id=table_id)
             if match.status != Match.Status.PLAYING:
                 continue
-            started = _cpu()
+            started = time.process_time()
             state = engine_state(match)
             action = rng.choice(state.legal_actions())
             state.apply(action)
-            engine_spent = _cpu() - started
+            engine_spent = time.process_time() - started
             player = seated[table_id][state.to_act]
-            started = _cpu()
+            started = time.process_time()
             act(
                 table_id=table_id,
                 player=player,
@@ -83,15 +78,15 @@ def measure(tables: int, rounds: int) -> dict[str, float]:
                 client_action_id=f"c-{match.version}",
             )
             if round_number:
-                service += _cpu() - started
+                service += time.process_time() - started
                 engine += engine_spent
                 count += 1
     with connection.cursor() as cursor:
-        started = _cpu()
+        started = time.process_time()
         for _ in range(2000):
             cursor.execute("SELECT 1")
             cursor.fetchone()
-        round_trip = (_cpu() - started) / 2000
+        round_trip = (time.process_time() - started) / 2000
     return {
         "moves": count,
         "service_ms": 1000 * service / max(1, count),

@@ -47,14 +47,19 @@ def presence_of(frames: list[dict[str, Any]], seat: int, *, connected: bool) -> 
     ][-1]
 
 
-def test_a_reload_whose_frames_arrive_the_wrong_way_round_leaves_the_player_present(people):
+def playing(people) -> tuple[Person, Person, str, list[dict[str, Any]]]:
+    """Alice and Bob at a started Japanese Joker table, with what Alice's page receives."""
     alice, bob = people(2)
     frames = recording(alice)
     url = alice.open_table("japanese_joker")
     bob.join(url)
     alice.wait_version(0)
     bob.wait_version(0)
+    return alice, bob, url, frames
 
+
+def test_a_reload_whose_frames_arrive_the_wrong_way_round_leaves_the_player_present(people):
+    alice, bob, url, frames = playing(people)
     bob.page.goto("about:blank")  # bob reloads: his old socket closes...
     alice.page.locator(OTHER_OFFLINE).wait_for()
     bob.page.goto(url)  # ...and his new one opens
@@ -72,12 +77,7 @@ def test_a_reload_whose_frames_arrive_the_wrong_way_round_leaves_the_player_pres
 
 
 def test_a_moves_state_that_comes_after_a_later_presence_keeps_the_presence(people):
-    alice, bob = people(2)
-    frames = recording(alice)
-    url = alice.open_table("japanese_joker")
-    bob.join(url)
-    alice.wait_version(0)
-    bob.wait_version(0)
+    alice, bob, _url, frames = playing(people)
     to_act = alice if alice.state["view"]["to_act"] == alice.state["seat"] else bob
     to_act.page.locator("#action-panel .choices button:not([disabled])").first.click()
     alice.wait_version(1)

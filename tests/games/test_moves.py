@@ -10,11 +10,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from core.errors import ServiceError
-from core.realtime import collecting
 from games import realtime
 from games.models import Match, Seat
 from games.services import matches, moves
-from tests.support.live import start_table
+from tests.support.live import published, start_table
 
 pytestmark = [pytest.mark.django_db]
 
@@ -51,12 +50,6 @@ def _play_first_legal(table, action_id: str, *, logged_in: bool = False) -> None
     )
 
 
-def _published(callbacks) -> list[realtime.Message]:
-    """What the commit's callbacks publish, collected instead of sent."""
-    _, messages = collecting(lambda: [callback() for callback in callbacks])()
-    return messages
-
-
 def test_a_move_is_two_statements_and_publishes_one_frame_per_seat(
     alice, bob, django_capture_on_commit_callbacks
 ):
@@ -89,7 +82,7 @@ def test_a_move_is_two_statements_and_publishes_one_frame_per_seat(
     assert "INSERT INTO" in sent[1] and "UPDATE" in sent[-1] and "matchevent" in sent[1]
     assert "FOR UPDATE" in queries.captured_queries[1]["sql"] or connection.vendor == "sqlite"
     assert "django_session" in queries.captured_queries[1]["sql"]
-    messages = _published(callbacks)
+    messages = published(callbacks)
     groups = [group for group, _ in messages]
     assert groups == [
         realtime.table_player_group(table.pk, alice.pk),
@@ -136,7 +129,7 @@ def test_a_watched_table_also_gets_the_spectators_frame(
             action=state.legal_actions()[0],
             client_action_id="m1",
         )
-    messages = _published(callbacks)
+    messages = published(callbacks)
     spectators = [m for g, m in messages if g == realtime.table_spectator_group(table.pk)]
     assert len(spectators) == 1 and spectators[0]["seat"] is None
     assert "hand" not in json.loads(spectators[0]["text"])["view"]

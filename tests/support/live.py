@@ -16,6 +16,7 @@ from django.test import Client
 
 from accounts.models import Player
 from config.asgi import application
+from core.realtime import Message, collecting
 from games import history
 from games import replay as game_replay
 from games.models import Match, Table
@@ -146,6 +147,13 @@ class Sock:
         gone), however busy the machine."""
         if self.closed is None:
             await self.communicator.disconnect(timeout=10)
+
+
+def published(callbacks: list[Any]) -> list[Message]:
+    """What the commit callbacks a test captured publish (``django_capture_on_commit_callbacks``),
+    collected instead of sent."""
+    _, messages = collecting(lambda: [callback() for callback in callbacks])()
+    return messages
 
 
 @sync_to_async  # closes the thread's connection, so the test database can be dropped
