@@ -12,7 +12,16 @@ PORT ?= 8000
 # in one process.
 TEST_WORKERS ?= auto
 
-.PHONY: run test install lint format bench bench-engine bench-load bench-bots clean
+.PHONY: run test test-quick install lint format bench bench-engine bench-load bench-bots clean
+
+# A virtualenv whose python cannot run pip (a first `make run` interrupted while the venv was
+# being made) would fail every later command with "No module named pip": it is made again.
+ifneq ($(wildcard $(VENV)),)
+ifneq ($(shell $(BIN)/python -m pip --version >/dev/null 2>&1 && echo ok),ok)
+$(info $(VENV) is broken (its python cannot run pip): making it again.)
+$(shell rm -rf $(VENV))
+endif
+endif
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,8 +39,21 @@ run: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate_all
 	$(BIN)/python scripts/serve.py --host $(HOST) --port $(PORT)
 
+# It ends with the ten slowest tests and the total, so a slow test is seen the day it lands.
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+		--durations=10 $(PYTEST_ARGS)
+
+# The loop while coding (CONTRIBUTING.md § The test suite): the engines, services and views of
+# the apps on SQLite in memory, whatever the environment points at: no browser, no server or
+# worker process, no service restart, fewer Hypothesis examples. CI runs everything (`make test`).
+QUICK_TESTS := tests/games tests/accounts tests/social tests/ladder tests/tournaments \
+	tests/toy_game $(wildcard tests/test_*.py)
+test-quick: install
+	env -u DATABASE_URL -u REDIS_URL -u REQUIRE_SERVICES \
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+		-m "not slow and not postgres and not redis" -p no:cacheprovider --durations=5 \
+		$(QUICK_TESTS) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -35,6 +35,12 @@ def wallet_of(player: Player) -> CoinAccount | None:
     return CoinAccount.objects.filter(player=player).first()
 
 
+def wallet_balance(player: Player) -> int:
+    """What the player may spend now: 0 for a guest, who has no wallet."""
+    wallet = wallet_of(player)
+    return wallet.balance if wallet is not None else 0
+
+
 def wallet_history(wallet: CoinAccount) -> QuerySet[LedgerEntry]:
     """The wallet's entries, newest first, with the transaction (kind, match, reason) of each."""
     return wallet.entries.select_related("transaction").order_by("-pk")

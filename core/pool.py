@@ -17,6 +17,7 @@ from django.db import close_old_connections
 from django.utils import translation
 
 from . import realtime
+from .connections import own_connection
 
 T = TypeVar("T")
 
@@ -26,8 +27,11 @@ _executor: ThreadPoolExecutor | None = None
 def _pool() -> ThreadPoolExecutor:
     global _executor
     if _executor is None:
+        # Each thread keeps a connection of its own, outside the pages' pool (core.connections).
         _executor = ThreadPoolExecutor(
-            max_workers=settings.LIVE_DB_THREADS, thread_name_prefix="socket-db"
+            max_workers=settings.LIVE_DB_THREADS,
+            thread_name_prefix="socket-db",
+            initializer=own_connection,
         )
     return _executor
 

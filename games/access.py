@@ -23,6 +23,14 @@ from core.errors import ServiceError
 from . import hooks
 from .models import Invitation, Seat, Table
 
+# What a person may choose for a table. Quick play's tables (POOL) are made only by pairing:
+# one made from the form would wait where nobody can find or join it.
+CHOOSABLE_VISIBILITIES = (
+    Table.Visibility.PUBLIC,
+    Table.Visibility.FRIENDS,
+    Table.Visibility.PASSWORD,
+)
+
 
 def visible_to(player: Player | None) -> Q:
     """The tables ``player`` may see, as a filter on ``Table``."""

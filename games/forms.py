@@ -8,6 +8,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
+from .access import CHOOSABLE_VISIBILITIES
 from .catalog import STAKES, game_choices, option_label, value_label
 from .models import Table
 from .rules import Option, game_spec
@@ -40,7 +41,7 @@ class TableForm(forms.Form):
     )
     visibility = forms.ChoiceField(
         label=gettext_lazy("Visibility"),
-        choices=Table.Visibility.choices,
+        choices=[(value, Table.Visibility(value).label) for value in CHOOSABLE_VISIBILITIES],
         initial="public",
         widget=forms.RadioSelect,
     )
@@ -76,9 +77,9 @@ class TableForm(forms.Form):
             # refused by the service, with its own words.
             self.fields["stake"].widget = forms.HiddenInput()
             self.fields["visibility"].widget.choices = [
-                choice
-                for choice in Table.Visibility.choices
-                if choice[0] != Table.Visibility.FRIENDS
+                (value, Table.Visibility(value).label)
+                for value in CHOOSABLE_VISIBILITIES
+                if value != Table.Visibility.FRIENDS
             ]
 
     def clean_speed(self) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
+
 from .models import Match, Seat, Table
 from .services.clock import Limits, SeatClock, bank_left_ms, speed_limits
 
@@ -58,6 +60,8 @@ def clocks(speed: str, match: Match | None, state: Any, now: datetime) -> dict[s
         "turn_seconds": limits.turn_seconds,
         "bank_seconds": limits.bank_seconds,
         "grace_seconds": limits.bank_seconds,  # the bank's name before speeds
+        # A seat whose `timeouts` reach this forfeits (abandoned): the page warns one before.
+        "timeouts_to_forfeit": settings.LIVE_TIMEOUTS_TO_ABANDON,
     }
 
 

@@ -36,6 +36,14 @@ def join_checks(player: Player) -> None:
     run("GAMES_JOIN_CHECKS", player)
 
 
+def rematch_checks(table: Table) -> None:
+    """``GAMES_REMATCH_CHECKS``, each ``check(table)``: whether the players of the table's
+    finished match may play again at a table of their own; a check refuses with a
+    ``ServiceError`` (tournaments: an event's table, whose players the event seats itself).
+    Under the match lock, on every acceptance."""
+    run("GAMES_REMATCH_CHECKS", table)
+
+
 def players_avoiding(player: Player) -> list[QuerySet[Any, Any]]:
     """``GAMES_PLAYERS_AVOIDING``, each ``avoiding(player)``: the ids of the players who keep
     ``player`` away (social: who blocked them), as a query ``games.access`` nests in its own (a

@@ -154,12 +154,12 @@ class Seat(models.Model):
         blank=True,
         help_text="The computer's strength; blank for a person.",
     )
-    # The match version at which this seat's player last had a suggestion (once per turn).
-    hint_version = models.PositiveIntegerField(null=True, blank=True)
-    # Live play: the seat's player has a live socket at the table (a TableConnection row).
+    hint_version = models.PositiveIntegerField(null=True, blank=True)  # of its last suggestion
+    # Live play: the player has a live socket here (a TableConnection row); ``told``: they know
+    # of the seat (paired_tables.seat_told), so an absence from it is their own.
     connected = models.BooleanField(default=True)
-    # After the match: this seat's player accepted a rematch.
-    wants_rematch = models.BooleanField(default=False)
+    told = models.BooleanField(default=True, db_default=True)
+    wants_rematch = models.BooleanField(default=False)  # after the match: accepted a rematch
     # Player entropy: the SHA-256 its browser committed to, the value it revealed ("": none).
     entropy_commitment = models.CharField(max_length=64, blank=True)
     entropy_revealed = models.CharField(max_length=64, blank=True)

@@ -1,4 +1,4 @@
-"""The rules engines' refusals in the reader's language.
+"""The rules engines' refusals, and the moves the review names, in the reader's language.
 
 An engine raises a :class:`~games.rules.RulesError` with an English template and its values,
 and cannot translate it itself (``games/rules/`` never imports Django). Here the template goes
@@ -55,3 +55,30 @@ def rules_message(error: RulesError) -> str:
     """``error`` as a sentence in the active language (``str(error)`` is the English one)."""
     values = {name: _localized(value) for name, value in error.params.items()}
     return gettext(error.template).format(**values)
+
+
+def _suit_symbol(code: str | None) -> str:
+    return SUIT_SYMBOLS[code] if code else gettext("no trump")
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """A move in the replay's words, for the review's marks: "Q♥", "the red joker, takes ♣",
+    "bid 3", "trumps: ♥", "spel" (never the engine's codes: "X1 take C")."""
+    kind = action.get("type")
+    if kind == "play" and "card" in action:
+        card = card_text(str(action["card"]))
+        calls = {
+            "want": gettext("%(card)s, wants %(suit)s"),
+            "take": gettext("%(card)s, takes %(suit)s"),
+            "high": gettext("%(card)s, high"),
+            "low": gettext("%(card)s, low"),
+        }
+        call = calls.get(str(action.get("call")))
+        return call % {"card": card, "suit": _suit_symbol(action.get("suit"))} if call else card
+    if kind == "bid":
+        return gettext("bid %(tricks)s") % {"tricks": action.get("tricks")}
+    if kind == "trump":
+        return gettext("trumps: %(suit)s") % {"suit": _suit_symbol(action.get("suit"))}
+    if kind == "declare":
+        return gettext("spel") if action.get("contract") == "spel" else gettext("pass")
+    return str(kind)

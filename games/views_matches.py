@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
@@ -29,6 +29,7 @@ from . import history, hooks, replay
 from .catalog import GAME_TITLES, describe_options
 from .models import Match, MatchReview
 from .rules import game_specs
+from .rules_text import action_text
 from .services import reviews
 
 RECENT_PER_GAME = 10
@@ -154,7 +155,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         ],
         "entropy": match.entropy or None,
         "entropy_seats": [
-            {"name": seat.player.display_name, **entry}
+            {"name": seat.player.display_name, "bot": seat.is_bot, **entry}
             for seat, entry in zip(seats, (match.entropy or {}).get("seats", []), strict=False)
         ],
     }
@@ -195,15 +196,6 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
     return response
-
-
-def action_text(action: dict[str, Any]) -> str:
-    """An action in a few characters: the card (and the joker's call), the bid, the suit."""
-    return " ".join(
-        gettext("no trump") if value is None else str(value)
-        for key, value in action.items()
-        if key != "type"
-    )
 
 
 def _reviews(request: HttpRequest, match: Match, seats: list[Any]) -> list[dict[str, Any]]:

@@ -152,12 +152,7 @@ class Record:
     matches: int
     wins: int
     losses: int
-    forfeits: int
-
-    @property
-    def completion_rate(self) -> float | None:
-        """Matches played to the end without forfeiting, of all finished matches."""
-        return (self.matches - self.forfeits) / self.matches if self.matches else None
+    forfeits: int  # finished matches lost by forfeit (completion is social's reputation)
 
 
 def _finished_seats(player: Player) -> QuerySet[Seat]:

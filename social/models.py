@@ -120,7 +120,8 @@ class Sanction(models.Model):
 class Forfeit(models.Model):
     """Every forfeit of a seat, with whether it is the player's own doing: cool-downs and the
     reputation count these rows. ``excused``: the server lost the player's sockets (a crash,
-    a restart) and the player did not come back before the seat forfeited."""
+    a restart) and the player did not come back before the seat forfeited, or the seat was a
+    pairing none of the player's pages heard of (``Seat.told``)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="forfeits")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="forfeits")

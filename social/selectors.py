@@ -185,19 +185,19 @@ class Reputation:
 
 def _seat_counts(player_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
     """Per player: matches started that are decided for them (over, or forfeited by them) and
-    those finished in the seat. A forfeit the server caused is not held against anyone."""
+    those finished in the seat. The site's one definition of completion (the profile, the
+    badge). A forfeit the server caused (a crash, a pairing nobody heard of) counts for nobody:
+    the match is neither started nor finished for that player."""
     excused = Forfeit.objects.filter(
         player_id=OuterRef("player_id"), match=OuterRef("table__match"), excused=True
     )
     rows = (
         Seat.objects.filter(player_id__in=list(player_ids), table__match__isnull=False)
         .annotate(excused=Exists(excused))
-        .filter(Q(forfeited=True, excused=False) | Q(table__match__status=Match.Status.FINISHED))
+        .filter(excused=False)
+        .filter(Q(forfeited=True) | Q(table__match__status=Match.Status.FINISHED))
         .values("player_id")
-        .annotate(
-            started=Count("pk"),
-            completed=Count("pk", filter=Q(forfeited=False) | Q(excused=True)),
-        )
+        .annotate(started=Count("pk"), completed=Count("pk", filter=Q(forfeited=False)))
     )
     return {row["player_id"]: (row["started"], row["completed"]) for row in rows}
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -16,6 +18,7 @@ from django.test import Client
 
 from accounts import services
 from accounts.models import Player
+from tests.support import failure_report
 from tests.support.players import make_player
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
@@ -37,7 +40,12 @@ def _redis_answers() -> bool:
         return False
 
 
+ARTIFACTS = Path(__file__).resolve().parent / "e2e" / "artifacts"
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    failure_report.begin()
     if item.get_closest_marker("postgres"):
         engine = settings.DATABASES["default"]["ENGINE"]
         if engine != "django.db.backends.postgresql":
@@ -47,6 +55,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             _missing("Redis: set REDIS_URL=redis://…")
         elif not _redis_answers():
             _missing(f"Redis answering at {settings.REDIS_URL}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A failed test's report ends with its servers' last lines and its pages' files."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and report.when in ("setup", "call"):
+        report.sections.extend(failure_report.sections(item.nodeid, ARTIFACTS))
 
 
 def _cost(item: pytest.Item) -> int:
@@ -94,6 +111,38 @@ def _flush_survives_a_live_server():
     patch.undo()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _nobody_left_on_the_test_database(request):
+    """At the end of a worker's session, name whatever still holds its PostgreSQL test database
+    (a server, worker or thread a test left behind), then end it: otherwise the database cannot
+    be dropped and pytest says only that "1 other session" was there."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        yield
+        return
+    request.getfixturevalue("django_db_setup")  # torn down after this fixture
+    blocker = request.getfixturevalue("django_db_blocker")
+    yield
+    from django.db import connection
+
+    with blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT application_name, state, backend_start, left(query, 200)"
+            " FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        )
+        left = cursor.fetchall()
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    if left:
+        warnings.warn(
+            "sessions left on the test database at the end (application, state, since, "
+            f"last query): {left}",
+            stacklevel=1,
+        )
+
+
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """A new channel layer per test: the Redis layer keeps locks and pools that belong to one
@@ -122,6 +171,23 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _tasks_may_wait_for_results() -> None:
+    """Each test starts outside any task, as far as Celery knows.
+
+    The suite runs tasks eagerly, and an eager task marks the whole process "inside a task" for
+    its length, then puts the mark back as it found it. That mark is one per process, not per
+    thread: two threads running tasks at once (a test's players entering four at a time) can put
+    it back crossed and leave it set, and every later test of the process that waits for a
+    task's result then fails with "Never call result.get() within a task!". A worker never runs
+    tasks eagerly, so this is the suite's own state, cleared as Celery's embedded test worker
+    clears it.
+    """
+    from celery.result import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture

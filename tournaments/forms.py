@@ -106,7 +106,8 @@ class OrganiseForm(forms.Form):
         required=False,
         max_length=128,
         strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        # Kept when another field is refused: the organiser chose it to share with players.
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}, render_value=True),
         label=gettext_lazy("Password"),
         help_text=gettext_lazy("Password events only: at least 4 characters."),
     )

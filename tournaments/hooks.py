@@ -7,8 +7,10 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Player
+from core.errors import ServiceError
 from games.models import Match, Seat, Table
 from games.services.jobs import enqueue_on_commit
 
@@ -47,6 +49,17 @@ def seat_forfeited(
     ).update(paused=True)
 
 
+def rematch_check(table: Table) -> None:
+    """``GAMES_REMATCH_CHECKS``: an event's table has no rematch. Its players are the event's
+    to seat (a rematch would sit them at a casual table of their own, and the arena would pass
+    them by while it lasted)."""
+    if TournamentTable.objects.filter(table=table).exists():
+        raise ServiceError(
+            gettext("A tournament’s match has no rematch: the tournament seats you again."),
+            code="no_rematch",
+        )
+
+
 def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -> dict[str, Any]:
     """``GAMES_TABLE_PAGE_CONTEXT``: at a tournament's table, the event, its time left (an arena)
     or round (Swiss), and the reader's place in it by points."""
@@ -54,8 +67,14 @@ def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -
     if link is None:
         return {}
     tournament = link.tournament
-    note: dict[str, Any] = {"tournament": tournament, "minutes_left": None, "place": None}
-    if tournament.ends_at is not None and tournament.status == Tournament.Status.RUNNING:
+    running = tournament.status == Tournament.Status.RUNNING
+    note: dict[str, Any] = {
+        "tournament": tournament,
+        "minutes_left": None,
+        "place": None,
+        "next_match": False,
+    }
+    if tournament.ends_at is not None and running:
         left = (tournament.ends_at - timezone.now()).total_seconds()
         note["minutes_left"] = max(0, math.ceil(left / 60))
     entrant = None
@@ -63,4 +82,11 @@ def table_page_context(player: Player | None, table: Table, seats: list[Seat]) -
         entrant = tournament.entrants.filter(player=player).first()
     if entrant is not None:
         note["place"] = 1 + tournament.entrants.filter(score__gt=entrant.score).count()
+        # The reader is paired again when this match is over: the page will take them there.
+        if tournament.format == Tournament.Format.ARENA:
+            more_time = tournament.ends_at is not None and tournament.ends_at > timezone.now()
+        else:
+            more_time = tournament.round_number < (tournament.rounds or 1)
+        note["next_match"] = running and more_time and not entrant.withdrawn
+        note["paused"] = running and entrant.paused
     return {"tournament_note": note}

@@ -170,6 +170,10 @@ class TournamentResult(models.Model):
     opponents = models.JSONField(default=list)  # the other players at the table, by id
     opponent_ratings = models.JSONField(default=list)  # theirs when counted (arena performance)
     recorded_at = models.DateTimeField(auto_now_add=True)
+    # When the match ended (a bye: when it was given). A player's results count in this order,
+    # not their rows' (a count may come late); None only in a row the previous release wrote
+    # during a deploy, which goes by ``recorded_at`` (``selectors.play_order``).
+    ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["pk"]

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from accounts.models import Friendship, Player
+from accounts.selectors import wallet_balance
 from accounts.services import pool_balance
 from games.models import Seat, Table
 
@@ -80,12 +81,15 @@ def _leaders(tournament: Tournament) -> tuple[list[int], Score | None]:
     return first[:LEADERS_SHOWN], score
 
 
-def _offer_join(tournament: Tournament, player: Player | None, entered: bool) -> bool:
+def _offer_join(tournament: Tournament, player: Player | None, entered: bool, balance: int) -> bool:
     """Whether the list offers a Join button: to a player not in yet, for an event that asks no
-    password and that a guest may enter if they are one. Otherwise the event's page explains."""
+    password, whose fee they can pay, and that a guest may enter if they are one. Otherwise the
+    event's page explains."""
     if player is None or entered or tournament.access == Tournament.Access.PASSWORD:
         return False
-    return not player.is_guest or (not tournament.rated and not tournament.entry_fee)
+    if player.is_guest:
+        return not tournament.rated and not tournament.entry_fee
+    return balance >= tournament.entry_fee
 
 
 def tournament_list(player: Player | None, *, game: str | None = None) -> Listing:
@@ -99,6 +103,7 @@ def tournament_list(player: Player | None, *, game: str | None = None) -> Listin
     over = shown.filter(status__in=[status.FINISHED, status.CANCELLED])
     ended = list(over.order_by("-ended_at", "-pk")[:FINISHED_SHOWN])
     entered: set[int] = set()
+    balance = wallet_balance(player) if player is not None else 0
     if player is not None:
         entered = set(
             Entrant.objects.filter(
@@ -116,7 +121,9 @@ def tournament_list(player: Player | None, *, game: str | None = None) -> Listin
 
     return Listing(
         upcoming=[
-            replace(listed(t, [], None), offer_join=_offer_join(t, player, t.pk in entered))
+            replace(
+                listed(t, [], None), offer_join=_offer_join(t, player, t.pk in entered, balance)
+            )
             for t in upcoming
         ],
         running=[
@@ -179,6 +186,7 @@ class Choices:
 
     join: bool = False
     password: bool = False  # the join form asks for the event's password
+    balance: int | None = None  # set when the viewer cannot pay the fee: what they have
     leave: bool = False
     pause: bool = False
     resume: bool = False
@@ -232,9 +240,11 @@ def _live_tables(tournament: Tournament) -> list[LiveTable]:
 def _rows(
     tournament: Tournament, entrants: dict[int, Entrant], seats: int, tables: list[LiveTable]
 ) -> list[Row]:
+    """The standings' lines, from the entrants the page read: one read for the table and the
+    lines (a second read in the selectors found players who entered in between: issue 40)."""
     rows = []
     if tournament.format == Tournament.Format.ARENA:
-        for arena in selectors.arena_table(tournament):
+        for arena in selectors.arena_table(tournament, list(entrants.values())):
             entrant, record = entrants[arena.player], arena.record
             marks = [Mark("points", m.points, m.doubled) for m in record.matches]
             row = Row(arena.rank, entrant.player, record.total, marks, [arena.performance], entrant)
@@ -242,7 +252,7 @@ def _rows(
         return rows
     by_round = _swiss_marks(tournament, seats)
     playing = {(t.round_number, p.pk) for t in tables for p in t.players}
-    for swiss in selectors.swiss_table(tournament):
+    for swiss in selectors.swiss_table(tournament, list(entrants.values())):
         entrant, mine = entrants[swiss.player], by_round[swiss.player]
         marks = [
             mine.get(n) or Mark("playing" if (n, swiss.player) in playing else "out")
@@ -282,7 +292,11 @@ def _choices(tournament: Tournament, player: Player | None, entrant: Entrant | N
         password = tournament.access == Tournament.Access.PASSWORD and (
             player is None or player.pk != tournament.creator_id
         )
-        return Choices(join=may_come, password=may_come and password)
+        balance = wallet_balance(player) if player is not None and not player.is_guest else None
+        short = balance is not None and balance < tournament.entry_fee
+        return Choices(
+            join=may_come, password=may_come and password, balance=balance if short else None
+        )
     running_arena = arena and tournament.status == status.RUNNING
     return Choices(
         leave=True,

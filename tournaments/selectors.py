@@ -4,6 +4,8 @@ scores must always equal them), and the history the pairing needs."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
 from fractions import Fraction
 
 from games.models import Seat
@@ -20,36 +22,66 @@ def seats_of(tournament: Tournament) -> int:
     return game_spec(tournament.game).seat_count(tournament.options)
 
 
+def play_order(result: TournamentResult) -> tuple[datetime, int]:
+    """A result's place in its player's run: the order their matches ended, whatever order
+    they were counted in (a count may come late: its task lost, then the tick's grace). A row
+    the previous release wrote during a deploy has no end: its count's time stands in."""
+    return (result.ended_at or result.recorded_at, result.pk)
+
+
+def outcome_of(result: TournamentResult) -> scoring.Outcome:
+    return scoring.Outcome(place=result.place or 1, tied=result.tied, seats=result.seats)
+
+
 def _results(tournament: Tournament) -> list[TournamentResult]:
-    return list(tournament.results.order_by("pk"))
+    """Every result of the event, each player's in the order their matches ended."""
+    return sorted(tournament.results.all(), key=play_order)
 
 
-def arena_table(tournament: Tournament) -> list[scoring.ArenaStanding]:
+def _entrants(tournament: Tournament, entrants: Sequence[Entrant] | None) -> Sequence[Entrant]:
+    """The entrants the caller read (a page lists them beside the standings: one read for
+    both, or a player who entered in between is in one and not the other), or read now."""
+    return list(tournament.entrants.all()) if entrants is None else entrants
+
+
+def arena_table(
+    tournament: Tournament, entrants: Sequence[Entrant] | None = None
+) -> list[scoring.ArenaStanding]:
     """The arena's standings, best first (scoring.py: points, performance, who got there
-    first)."""
-    games: dict[int, list[scoring.ArenaGame]] = defaultdict(list)
-    reached: dict[int, float] = {}
+    first), each player's matches in the order they ended."""
+    runs: dict[int, list[TournamentResult]] = defaultdict(list)
     for result in _results(tournament):
-        outcome = scoring.Outcome(place=result.place or 1, tied=result.tied, seats=result.seats)
-        games[result.player_id].append(
-            scoring.ArenaGame(outcome, tuple(int(r) for r in result.opponent_ratings))
-        )
-        if result.points:  # the moment the score last changed
-            reached[result.player_id] = result.recorded_at.timestamp()
-    players = tournament.entrants.values_list("player_id", "joined_at")
+        runs[result.player_id].append(result)
     return scoring.arena_standings(
-        scoring.ArenaPlayer(
-            player=player_id,
-            games=tuple(games[player_id]),
-            reached_at=reached.get(player_id, joined_at.timestamp()),
-        )
-        for player_id, joined_at in players
+        _arena_player(entrant, runs[entrant.player_id])
+        for entrant in _entrants(tournament, entrants)
     )
 
 
-def swiss_table(tournament: Tournament) -> list[scoring.SwissStanding]:
+def _arena_player(entrant: Entrant, results: list[TournamentResult]) -> scoring.ArenaPlayer:
+    """One player's run; they reached their final score when the last match that scored
+    ended (not when it was counted), or when they entered if none did."""
+    games = tuple(
+        scoring.ArenaGame(outcome_of(result), tuple(int(r) for r in result.opponent_ratings))
+        for result in results
+    )
+    record = scoring.arena_record(game.outcome for game in games)
+    scored = [
+        play_order(result)[0]
+        for result, match in zip(results, record.matches, strict=True)
+        if match.points
+    ]
+    reached = scored[-1] if scored else entrant.joined_at
+    return scoring.ArenaPlayer(
+        player=entrant.player_id, games=games, reached_at=reached.timestamp()
+    )
+
+
+def swiss_table(
+    tournament: Tournament, entrants: Sequence[Entrant] | None = None
+) -> list[scoring.SwissStanding]:
     """The Swiss standings, best first (scoring.py: points, Buchholz, cut-1, Sonneborn-Berger,
-    wins)."""
+    wins). The order of counting changes nothing here: every value is a sum over rounds."""
     tables: dict[int, dict[int, int]] = defaultdict(dict)
     byes: list[int] = []
     for result in _results(tournament):
@@ -57,14 +89,14 @@ def swiss_table(tournament: Tournament) -> list[scoring.SwissStanding]:
             byes.append(result.player_id)
         elif result.place is not None:
             tables[result.tournament_table_id][result.player_id] = result.place
-    players = tournament.entrants.values_list("player_id", flat=True)
+    players = [entrant.player_id for entrant in _entrants(tournament, entrants)]
     return scoring.swiss_standings(players, tables.values(), byes, seats=seats_of(tournament))
 
 
-def standings(tournament: Tournament) -> Standings:
+def standings(tournament: Tournament, entrants: Sequence[Entrant] | None = None) -> Standings:
     if tournament.format == Tournament.Format.ARENA:
-        return arena_table(tournament)
-    return swiss_table(tournament)
+        return arena_table(tournament, entrants)
+    return swiss_table(tournament, entrants)
 
 
 def score_of(standing: scoring.ArenaStanding | scoring.SwissStanding) -> int:

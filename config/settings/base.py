@@ -82,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.current_player",
+                "tournaments.following.following",
             ],
         },
     },
@@ -92,8 +93,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Database ---------------------------------------------------------------------------------
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# PostgreSQL's pool for the pages, per process (below), and how long a connection of a thread's
+# own is kept (the sockets' threads; without the pool, every thread's).
+DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", 4))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", 5))
+DB_CONN_MAX_AGE = int(os.environ.get("DB_CONN_MAX_AGE", 60))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=DB_CONN_MAX_AGE)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # No statement waits on a row lock for ever: a move on one table that cannot get its
         # lock in time is refused ("busy") instead of holding a socket thread (LIVE_DB_THREADS).
@@ -105,6 +111,28 @@ if DATABASE_URL:
         # only cursors that bind on the server: the ORM's never prepare). Behind a pooler in
         # transaction mode, PgBouncer needs max_prepared_statements (1.21 or newer).
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 0
+        # The connections a process holds (docs/deploy.md § PostgreSQL connections,
+        # core/connections.py):
+        # under ASGI every page runs on a thread of its own, and each thread's connection
+        # outlived it. Pages take one from a pool of DB_POOL_SIZE a process and wait at most
+        # DB_POOL_TIMEOUT seconds for it (then the site's 503); the sockets' threads keep
+        # their own (LIVE_DB_THREADS); the worker's pool is as large as its threads.
+        # DB_POOL_SIZE=0: no pool, a connection per thread. Django's pool needs CONN_MAX_AGE 0.
+        if DB_POOL_SIZE > 0:
+            DATABASES["default"]["CONN_MAX_AGE"] = 0
+            # The pool checks a connection as it hands it out: one left broken by a restart of
+            # PostgreSQL is replaced, not given to a page.
+            DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+            DATABASES["default"]["OPTIONS"]["pool"] = {
+                "min_size": 0,
+                "max_size": DB_POOL_SIZE,
+                "timeout": DB_POOL_TIMEOUT,
+                # A failed connection attempt is tried again (after 1 s, 2 s) for 5 s, then the
+                # next page that waits starts anew. With psycopg_pool's 5 minutes the pause
+                # between tries doubles on through a long outage, to a minute and more, and
+                # pages would wait out the last one after PostgreSQL was back.
+                "reconnect_timeout": 5.0,
+            }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -210,6 +238,8 @@ CELERY_TASK_IGNORE_RESULT = True
 # ack fails during an outage before it frees the message's slot, and with eight slots a Redis
 # restart could leave the worker reserving nothing more: no sweeps, no forfeits.)
 CELERY_TASK_ROUTES = priorities.task_routes()
+# The worker sizes its database pool to its threads before its first task (core/connections.py).
+CELERY_IMPORTS = ["core.connections"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -362,4 +392,7 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # The database pool's own warnings (each failed connection attempt while PostgreSQL is away,
+    # each broken connection it drops): the outage's one line says it all (core/outage.py).
+    "loggers": {"psycopg.pool": {"level": "ERROR"}},
 }

@@ -34,6 +34,11 @@ WHITENOISE_AUTOREFRESH = True
 # Threads and async consumers in tests open their own connections; close them after each use so
 # the test database can be dropped at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# No pool in the test process: its connections close after each use, as above, and a pool's idle
+# ones would keep the test database from being dropped. The servers a test starts in production
+# mode have theirs (tests/reliability/test_connection_bound.py).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405
 # SQLite's in-memory test database is shared between connections with table locks that do not
 # wait (no busy timeout), so there the sockets' database work runs on Django's one shared thread,
 # as the tests' own; PostgreSQL (CI) runs the real pool.

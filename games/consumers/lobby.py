@@ -32,6 +32,7 @@ from ..models import Table
 from ..selectors import friends_online, lobby_page, player_ratings, pool_counts, pool_ticket_public
 from ..services import pools, reveals
 from ..services.lobby import lobby_entry, speed_words
+from .news import tell_match_started
 
 
 def localized(entry: dict[str, Any]) -> dict[str, Any]:
@@ -210,7 +211,7 @@ class LobbyConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self.send_json(reveal_frame(event))
 
     async def player_match_started(self, event: dict[str, Any]) -> None:
-        await self.send_json({**event, "type": "match_started"})
+        await tell_match_started(self, self.player_id, event)
 
     async def player_pool_ticket(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "pool_ticket_changed", "ticket": event["ticket"]})

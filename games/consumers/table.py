@@ -213,21 +213,23 @@ class TableConsumer(PlayerSocketMixin, GuardedJsonConsumer):
         await self.answer_sync(self._sync_snapshot)
 
     async def _sync_snapshot(self) -> None:
-        """A fresh state, unless the last one this socket sent is of the match's version now:
-        that one is with the client or on its way (the socket keeps its frames in order), and
-        another would cost a snapshot for nothing. A client syncs on a version gap, which that
-        state closes; one that syncs without a gap (or never reads) gets nothing more.
+        """Every ``sync`` is answered: by a fresh state, or, when the last state this socket sent
+        is of the match's version now, by ``synced`` with that version: the state is with the
+        client or on its way (the socket keeps its frames in order), and sending it again would
+        cost a snapshot for nothing.
 
-        Nor when this socket's own act made the match's last version it knows of: that move's
-        state is published to its group, sent or on its way (a client that syncs whenever the
-        ack overtakes the state would otherwise cost a database read or a snapshot a move). Once
-        only: should that state be lost, the next sync asks the database."""
+        Likewise when this socket's own act made the match's last version it knows of: that
+        move's state is published to its group, sent or on its way (a client that syncs whenever
+        the ack overtakes the state would otherwise cost a database read or a snapshot a move).
+        Once only: should that state be lost, the next sync asks the database."""
         if self.published_version:
-            self.published_version = 0
+            version, self.published_version = self.published_version, 0
+            await self.send_frame({"type": "synced", "version": version})
             return
         if self.state_version and self.state_version == await run_db(
             move_rows.match_version, self.table_id
         ):
+            await self.send_frame({"type": "synced", "version": self.state_version})
             return
         await self._snapshot(replaceable=True)
 

@@ -200,13 +200,16 @@ def _finish(
 
     Returns the match fields it changed (the caller saves once)."""
     winners = list(state.result or [])
+    forfeited = [seat.position for seat in seats if seat.forfeited]
     match.status = Match.Status.FINISHED
     match.result = {
         "reason": reason,
         "winners": winners,
-        "forfeited": [seat.position for seat in seats if seat.forfeited],
+        "forfeited": forfeited,
         "scores": list(state.scores),
     }
+    if forfeited:
+        match.result["forfeit_reasons"] = _forfeit_reasons(match)
     match.ended_at = now
     match.turn_deadline = None
     match.turn_on_bank = False
@@ -221,6 +224,14 @@ def _finish(
     match_id = match.pk
     transaction.on_commit(lambda: logger.info("Match %s finished.", match_id))
     return ["status", "result", "ended_at"]
+
+
+def _forfeit_reasons(match: Match) -> dict[str, str]:
+    """Why each forfeited seat forfeited, by seat (JSON keys are strings): the end screen says
+    "left" only of a player who left, and "three turns in a row played by the clock" of one
+    who abandoned (docs/protocol.md § Match end and rematch)."""
+    events = MatchEvent.objects.filter(match=match, kind="forfeit").values_list("seat", "action")
+    return {str(seat): (action or {}).get("reason", "") for seat, action in events}
 
 
 def _free_table(table: Table, seats: list[Seat], status: str, now: datetime) -> None:
@@ -260,6 +271,8 @@ def _abort(match: Match, seats: list[Seat], seat: int | None, reason: str, now: 
         "forfeited": [] if seat is None else [seat],
         "scores": [],
     }
+    if seat is not None:
+        match.result["forfeit_reasons"] = {str(seat): reason}
     if match.table.stake:
         match.result["coins"] = [0] * len(seats)  # every stake goes back
     match.ended_at = now

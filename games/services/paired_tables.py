@@ -41,12 +41,20 @@ def table_for_players(
                 rated=rated,
             )
             # Nobody can have a socket at a table made this instant: the seats start away, so
-            # the start's look at the live sockets finds nothing to change.
+            # the start's look at the live sockets finds nothing to change. Nor has anyone been
+            # told of it yet (``seat_told``).
             Seat.objects.bulk_create(
-                Seat(table=table, player=player, position=position, connected=False)
+                Seat(table=table, player=player, position=position, connected=False, told=False)
                 for player, position in zip(players, positions, strict=True)
             )
             table_start(table)
     except IntegrityError:
         return None
     return table
+
+
+def seat_told(*, table_id: int, player_id: int) -> None:
+    """One of the player's sockets was told that their paired table started: from now on an
+    absence there is theirs. (Until then it is not: a player with no page open to hear of the
+    pairing did not choose to miss the match.)"""
+    Seat.objects.filter(table_id=table_id, player_id=player_id, told=False).update(told=True)

@@ -64,6 +64,14 @@ def _require_visible(table: Table, player: Player | None, seats: list[Seat]) -> 
         raise _no_table()
 
 
+def _seat_told(seats: list[Seat], player: Player | None) -> None:
+    """The player opened the table: they know of their seat (``paired_tables.seat_told``)."""
+    mine = next((seat for seat in seats if player and seat.player_id == player.pk), None)
+    if mine is not None and not mine.told:
+        Seat.objects.filter(pk=mine.pk).update(told=True)
+        mine.told = True
+
+
 def _snapshot(
     table: Table, match: Match | None, seats: list[Seat], player: Player | None, now: datetime
 ) -> Snapshot:
@@ -140,6 +148,7 @@ def socket_connect(
             update_fields=["server", "table", "player"],
         )
         hooks.socket_opened(table_id=table_id, player=player)  # social: absences are theirs now
+        _seat_told(seats, player)
         if match is not None:
             _presence_changed(match, seats, now)
         snapshot = _snapshot(table, match, seats, player, now)

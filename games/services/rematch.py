@@ -39,9 +39,10 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
             raise ServiceError(
                 gettext("Only the match’s players can ask for a rematch."), code="not_seated"
             )
-        if accept:
-            hooks.join_checks(seat.player)  # a rematch is a seat like any other
         table = match.table
+        if accept:
+            hooks.rematch_checks(table)
+            hooks.join_checks(seat.player)  # a rematch is a seat like any other
         new_table_id = Table.objects.filter(rematch_of=table).values_list("pk", flat=True).first()
         if new_table_id is None:
             if seat.wants_rematch != accept:

@@ -118,7 +118,7 @@ def table_create(
             % {"allowed": allowed},
             code="bad_stake",
         )
-    if visibility not in Table.Visibility.values:
+    if visibility not in access.CHOOSABLE_VISIBILITIES:
         raise ServiceError(gettext("Choose Public, Friends or Password."), code="bad_visibility")
     if speed not in Table.Speed.values:
         raise ServiceError(gettext("Choose Fast, Normal or Relaxed."), code="bad_speed")

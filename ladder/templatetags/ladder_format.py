@@ -31,15 +31,3 @@ def signed(delta: int | None) -> str:
 @register.filter
 def percent(rate: float | None) -> str:
     return "—" if rate is None else f"{round(rate * 100)}%"
-
-
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-
-@register.filter
-def medal(rank: int | None) -> str:
-    """Gold, silver and bronze for the first three places; a medal for a further place that
-    LADDER_SEASON_BADGES gives a badge to. The pages label it in words for screen readers."""
-    if rank is None:
-        return ""
-    return MEDALS.get(rank, "🏅")

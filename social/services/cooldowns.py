@@ -7,7 +7,8 @@ player's own doing in a rated or stake match: leaving, or being away until the a
 the turn clock ran out. An absence that began when the player's server died or stopped (the
 sweep removed its sockets: a crash, a restart) is the server's, not the player's, until the
 player opens the table again (:class:`ServerLapse`, through ``GAMES_SOCKETS_LOST`` and
-``GAMES_SOCKET_OPENED``); a forfeit then is excused.
+``GAMES_SOCKET_OPENED``); a forfeit then is excused. So is an absence from a seat the player
+never heard of: a tournament's pairing that reached none of their pages (``Seat.told``).
 """
 
 from __future__ import annotations
@@ -66,9 +67,11 @@ def forfeit_recorded(
 ) -> Forfeit:
     """Note a forfeit (match lock held); a counted one may start the player's cool-down."""
     table = match.table
-    excused = (
-        reason != "left"
-        and ServerLapse.objects.filter(table_id=table.pk, player_id=seat.player_id).exists()
+    # A seat someone else gave the player (a tournament's pairing) that none of their pages
+    # heard of is not theirs to miss; nor is an absence their server's death began.
+    excused = reason != "left" and (
+        not seat.told
+        or ServerLapse.objects.filter(table_id=table.pk, player_id=seat.player_id).exists()
     )
     forfeit, created = Forfeit.objects.get_or_create(
         player_id=seat.player_id,

@@ -102,6 +102,9 @@ export class PlayNow {
     this.elapsed = $("#pn-elapsed");
     this.poolList = $("#pn-pools");
     this.fillNote = $("#pn-fill-note");
+    this.others = $("#pn-others");
+    this.peopleOnly = $("#pn-people-only");
+    this.widenButton = /** @type {HTMLButtonElement} */ ($("#pn-widen"));
     this.fillBox = $("#pn-fill");
     this.error = $("#pn-error");
     this.notice = $("#pn-notice");
@@ -133,6 +136,7 @@ export class PlayNow {
         }
       : null;
     this.joining = false; // a pool_join or pool_leave sent, its answer not come yet
+    this.widening = false; // the leave asked for is to widen the choice: the form gets focus
     /** @type {{table: number, socket: ReturnType<typeof connect>, go: () => void} | null} */
     this.arrival = null; // our socket on the paired table, and the way there
     /** @type {number | null} */
@@ -144,6 +148,11 @@ export class PlayNow {
     this.form.addEventListener("change", () => this.changed());
     this.form.addEventListener("submit", (event) => this.submit(event));
     this.leaveButton.addEventListener("click", () => this.leave());
+    // Widening is leaving the queue with the form back, as chosen, to tick more.
+    this.widenButton.addEventListener("click", () => {
+      this.widening = true;
+      this.leave();
+    });
     this.soundBox.checked = sound.on;
     this.soundBox.addEventListener("change", () => {
       sound.on = this.soundBox.checked; // made in this tap, so the browser lets it play later
@@ -325,6 +334,12 @@ export class PlayNow {
         this.go.disabled = false;
         this.leaveButton.disabled = false;
         this.setTicket(message.ticket);
+        if (!message.ticket && this.widening) {
+          this.widening = false;
+          const first = /** @type {HTMLElement | null} */ (this.form.querySelector("input"));
+          (first || this.go).focus();
+          return true;
+        }
         (message.ticket ? this.leaveButton : this.go).focus({ preventScroll: true });
         return true;
       case "pool_ticket_changed":
@@ -334,6 +349,7 @@ export class PlayNow {
       case "pools":
         this.counts = message.counts || {};
         this.showCounts();
+        this.showOthers();
         return true;
       case "paired":
         this.paired(message.table, message.url);
@@ -505,8 +521,45 @@ export class PlayNow {
       casual && fill
         ? fmt(gettext("Computers fill a casual table after %(seconds)s s."), { seconds: fill })
         : "";
+    // Waiting for people only (a rated pool, or "never fill with computers"): say so, say who
+    // else waits, and offer a wider choice.
+    const rated = ticket.pools.some((pool) => parts(pool).kind === "rated");
+    const peopleOnly = !ticket.table && (rated || (casual && !fill));
+    this.peopleOnly.hidden = !peopleOnly;
+    this.peopleOnly.textContent = !peopleOnly
+      ? ""
+      : rated
+        ? gettext("Rated games are played by people only: no computer ever takes a rated seat.")
+        : gettext("You chose to wait for people only: no computer fills your table.");
+    this.widenButton.hidden = Boolean(ticket.table);
+    this.showOthers();
     this.tick();
     this.timer = setInterval(() => this.tick(), 1000);
+  }
+
+  // How many others wait in the pools the ticket is in (the lobby's counts include us).
+  showOthers() {
+    const ticket = this.ticket;
+    if (!ticket || ticket.table) {
+      this.others.textContent = "";
+      return;
+    }
+    let others = 0;
+    for (const pool of ticket.pools) {
+      const count = this.counts[pool];
+      if (count) others = Math.max(others, count.waiting - 1);
+    }
+    this.others.textContent =
+      others > 0
+        ? fmt(
+            ngettext(
+              "%(count)s other player is waiting in your choice.",
+              "%(count)s other players are waiting in your choice.",
+              others,
+            ),
+            { count: others },
+          )
+        : gettext("Nobody else is waiting in your choice right now.");
   }
 
   tick() {

@@ -40,11 +40,26 @@ function suitText(suit) {
 
 // The review's marks (docs/review.md), from the page: at the step a marked decision was made,
 // a line says it and the better choice is ringed in that seat's hand.
-const marksNode = document.getElementById("review-marks");
-const MARKS = marksNode ? JSON.parse(marksNode.textContent || "[]") : [];
+function readMarks() {
+  const node = document.getElementById("review-marks");
+  return node ? JSON.parse(node.textContent || "[]") : [];
+}
+let MARKS = readMarks();
+
+function callWords(action) {
+  const suit = suitText(action.suit);
+  if (action.call === "want") return interpolate(gettext("wants %(suit)s"), { suit }, true);
+  if (action.call === "take") return interpolate(gettext("takes %(suit)s"), { suit }, true);
+  if (action.call === "high") return gettext("high");
+  if (action.call === "low") return gettext("low");
+  return "";
+}
 
 function actionText(action) {
-  if (action.card) return cardText(action.card);
+  if (action.card) {
+    const call = callWords(action);
+    return call ? `${cardText(action.card)}, ${call}` : cardText(action.card);
+  }
   if (action.type === "bid") return interpolate(gettext("bid %(n)s"), { n: action.tricks }, true);
   if (action.contract) return contractText(action.contract);
   if ("suit" in action) return interpolate(gettext("trumps: %(suit)s"), { suit: suitText(action.suit) }, true);
@@ -295,6 +310,12 @@ function boot(root) {
     if (!go) return;
     event.preventDefault();
     show(target(go));
+  });
+
+  // A review finished while the page was open (review_wait.js): its marks join the replay.
+  document.addEventListener("review-ready", () => {
+    MARKS = readMarks();
+    if (steps.length) show(at);
   });
 
   fetch(root.dataset.replayUrl, { credentials: "same-origin" })

@@ -18,8 +18,14 @@ import { timeoutText } from "./table/timeouts.js";
 import { install as installSuggest } from "./suggest.js";
 import { TableView } from "./table/view.js";
 import { CALLED_OFF } from "./play_now.js";
+import { holdFollowing } from "./following.js";
 
 /** @typedef {import("./table/protocol.js").StateFrame} StateFrame */
+
+// A tournament pairs the next match as soon as this one ends: its result stays on screen this
+// long before the page follows, and a final state still on its way is waited for this long.
+const RESULT_SEEN_MS = 1500;
+const FINAL_STATE_MS = 2000;
 
 // Refusals of this tab's share of the deal (too late, not asked): nothing for the player to do.
 const ENTROPY_ERRORS = new Set(["entropy_late", "entropy_unasked", "bad_entropy"]);
@@ -147,10 +153,30 @@ function boot(root, game) {
     if (!state.result || state.status === "playing") return;
     if (resultShown === state.match) return;
     resultShown = state.match;
+    resultAt = performance.now();
     dialogs.result(state, () => client.rematch(true));
     ratings.render(state);
     ratings.load(state.match).then((loaded) => loaded && ratings.render(client.state));
   }
+
+  // When this page drew its match's result; the page leaves for the next match only once the
+  // reader has seen it (following.js), or at once if they are not playing here.
+  let resultAt = 0;
+  holdFollowing(
+    () =>
+      new Promise((done) => {
+        const asked = performance.now();
+        const look = () => {
+          const state = client.state;
+          const playingHere = state && state.seat !== null && state.status === "playing";
+          const now = performance.now();
+          if (resultAt && now >= resultAt + RESULT_SEEN_MS) done(undefined);
+          else if (!resultAt && (!playingHere || now >= asked + FINAL_STATE_MS)) done(undefined);
+          else window.setTimeout(look, 100);
+        };
+        look();
+      }),
+  );
 
   /**
    * @param {StateFrame} state

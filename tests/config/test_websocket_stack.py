@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -157,7 +159,15 @@ async def test_waiting_sockets_share_one_reader_and_a_closed_socket_keeps_nothin
         for channel in channels:
             await layer.group_add("one-reader", channel)
         waiting = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
-        await asyncio.sleep(0.2)
+        # Each receive is a task, and the first starts the one reader: wait for them all to run.
+        deadline = time.monotonic() + 10
+        while len(asyncio.all_tasks()) - tasks_before < len(channels) + 1:
+            assert time.monotonic() < deadline, (
+                f"waited for {len(channels) + 1} tasks (the receives and the reader), saw "
+                f"{len(asyncio.all_tasks()) - tasks_before}"
+            )
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # a window in which no further task may start
         assert len(asyncio.all_tasks()) - tasks_before == len(channels) + 1  # + the reader
 
         await layer.group_send("one-reader", {"type": "n", "n": 0})

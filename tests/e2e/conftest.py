@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.support import failure_report
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -119,6 +121,7 @@ class Server:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        failure_report.watch_log(f"Daphne :{self.port}", self.log, self.running)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()
@@ -130,6 +133,9 @@ class Server:
                 time.sleep(0.2)
         raise AssertionError(f"Daphne did not start:\n{self.log.read_text()}")
 
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -138,9 +144,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
-
-    def log_tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 @pytest.fixture(scope="session")

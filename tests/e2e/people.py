@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.support import failure_report
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 740}
 # A phone as Chromium emulates one: a dense screen, touch, the mobile viewport (issue 26).
@@ -55,6 +57,10 @@ class Person:
         self.page.set_default_timeout(15_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.console: list[str] = []
+        self.page.on("console", lambda line: self.console.append(f"{line.type}: {line.text}"))
+        self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
+        failure_report.watch_page(name, self.page, self.console)
 
     def become_guest(self) -> None:
         self.page.goto("/")

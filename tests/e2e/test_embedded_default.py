@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import failure_report
+
 from .conftest import ROOT, _free_port
 from .people import Person
 from .test_ladder_pages import begin
@@ -75,6 +77,11 @@ class MakeRun:
             start_new_session=True,
         )
         threading.Thread(target=self._collect, daemon=True).start()
+        failure_report.watch_log(
+            f"make run :{self.port}",
+            lambda: "".join(self.lines),
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.output()

@@ -148,6 +148,9 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
     page = person.page
     try:
         page.goto(f"/matches/{match_id}/")
+        # Issue 41: people's seats were described as "(a computer, or no value in time)".
+        seats_told = page.locator("#entropy-seats").text_content() or ""
+        assert "their browser gave none" in seats_told and "computer" not in seats_told
         page.locator("#check-deals").click()  # the match page's button: the page fetches it
         page.wait_for_url(re.compile(rf"/fairness/\?match={match_id}$"))
         result = page.locator("#fc-result:not([hidden])")
@@ -160,6 +163,9 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         checks = page.locator("#fc-checks").inner_text()
         assert "the commitment it showed" not in checks  # (the words of a failed secret)
         assert "HMAC of every seat's value" in checks and "the server's value" in checks
+        assert "their browser gave none" in checks and "a computer" not in checks
+        intro = page.locator("main h1 + p").inner_text()
+        assert "It checks the deals only: not the moves played, the clocks or the result." in intro
         deals = page.locator(".fc-deal")
         assert deals.count() >= 2 and page.locator(".fc-deal[data-ok=no]").count() == 0
         deals.first.locator("summary").click()
@@ -207,6 +213,13 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         page.locator("#fc-go").click()
         page.locator("#fc-error:not([hidden])").wait_for()
         assert "not JSON" in page.locator("#fc-error").inner_text()
+        page.fill("#fc-text", '{"format": "a shopping list"}')
+        page.locator("#fc-go").click()
+        page.wait_for_function(
+            "() => document.getElementById('fc-error').innerText.includes('Download the match')"
+        )
+        said = page.locator("#fc-error").inner_text()  # no repository path a player cannot open
+        assert "This is not a match record" in said and ".md" not in said, said
         assert not person.errors, person.errors
     finally:
         person.context.close()

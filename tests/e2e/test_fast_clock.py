@@ -14,12 +14,15 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from games.models import Match, MatchEvent, Seat
 from games.services import moves
+from games.services.matches import engine_state
 
 from .phone import PHONES, phone_people, table_id  # noqa: F401 (the fixture `phones`)
 from .test_table_defects import NOTICE_JS, caught_up, on_the_server_layer
+from .threads import on_a_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -114,3 +117,122 @@ def test_a_fast_tables_clock_and_bank_are_seen_and_run_out_into_an_announced_mov
         ), notice
     # What the bank had left is gone: the thinker's seat says so, the other's is whole.
     assert thinker.page.locator(f"[data-bank-seat='{to_act}']").inner_text() == "bank 0:00"
+
+
+def _run_out(tid: int) -> None:
+    """The seat to act lets its turn clock and its bank run out: the automatic move (or, the
+    third in a row, the forfeit)."""
+    start = Match.objects.get(table_id=tid).version
+    while Match.objects.get(table_id=tid).version == start:
+        match = Match.objects.get(table_id=tid)
+        gone = timezone.now() - timedelta(milliseconds=1)
+        Match.objects.filter(pk=match.pk).update(turn_deadline=gone)
+        if match.turn_on_bank:
+            Seat.objects.filter(table_id=tid, bank_deadline__isnull=False).update(
+                bank_deadline=gone
+            )
+        on_a_thread(
+            lambda match=match: moves.play_due_turn(match_id=match.pk, version=match.version)
+        )
+
+
+def _own_move(tid: int) -> None:
+    match = Match.objects.get(table_id=tid)
+    state = engine_state(match)
+    seat = Seat.objects.select_related("player").get(table_id=tid, position=state.to_act)
+    on_a_thread(
+        lambda: moves.match_act(
+            table_id=tid,
+            player=seat.player,
+            version=match.version,
+            action=state.legal_actions()[0],
+            client_action_id=f"own-{match.version}",
+        )
+    )
+
+
+def _until_timeouts(tid: int, sleeper: int, count: int) -> None:
+    """The ``sleeper`` never moves and the clock plays for them; the other moves for itself.
+    Stops once the sleeper's automatic moves in a row reach ``count`` (or the match ends)."""
+    while Match.objects.get(table_id=tid).status == Match.Status.PLAYING:
+        if Seat.objects.get(table_id=tid, position=sleeper).timeouts_in_row >= count:
+            return
+        if engine_state(Match.objects.get(table_id=tid)).to_act == sleeper:
+            _run_out(tid)
+        else:
+            _own_move(tid)
+
+
+def test_the_clock_warns_before_its_last_automatic_move_and_the_result_says_why(
+    phones, settings, artifacts
+):
+    """Issue 41: after two automatic moves the third forfeited the match with no warning, and
+    the result said "The match ended by forfeit" with a "left" badge for a player who never
+    left. Now the automatic move that leaves one more says so, the turn line keeps saying it
+    while it holds, and the result says why, with a badge that is not "left"."""
+    on_the_server_layer(settings)
+    alice, bob = phones(2, PHONE)
+    alice.page.goto("/tables/new/japanese_joker/")
+    alice.page.locator("input[name='speed'][value='fast']").check()
+    alice.page.get_by_role("button", name="Open the table").click()
+    alice.page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    url = alice.page.url
+    bob.join(url)
+    tid = table_id(url)
+    for person in (alice, bob):
+        person.wait_version(0)
+    sleeper = alice.state["seat"]
+    # Both play a move of their own first: the match is begun, and a forfeit ends it (before
+    # that it would be aborted, docs/rules/README.md § 0.6).
+    while (
+        MatchEvent.objects.filter(match__table_id=tid, kind="act").values("seat").distinct().count()
+        < 2
+    ):
+        _own_move(tid)
+
+    _until_timeouts(tid, sleeper, 2)
+    version = Match.objects.get(table_id=tid).version
+    caught_up(alice, version)
+    alice.page.wait_for_function(
+        "() => (document.querySelector('#auto-move') || {}).textContent"
+        "?.includes('One more and the match is forfeited')"
+    )
+    # The other seat plays until it is the sleeper's turn: a trick it wins, it leads again.
+    while engine_state(Match.objects.get(table_id=tid)).to_act != sleeper:
+        _own_move(tid)
+    caught_up(alice, Match.objects.get(table_id=tid).version)
+    warning = alice.page.locator("#turn-warning")
+    expect(warning).to_be_visible()
+    assert "One more timeout forfeits the match." in warning.inner_text()
+    assert not bob.page.locator("#turn-warning").count()  # said to its player only
+    for size in ({"width": 375, "height": 667}, {"width": 844, "height": 390}):
+        alice.page.set_viewport_size(size)
+        expect(warning).to_be_in_viewport()
+        alice.page.screenshot(path=str(artifacts / f"clock-warning-{size['width']}.png"))
+
+    _until_timeouts(tid, sleeper, 3)
+    match = Match.objects.get(table_id=tid)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["forfeit_reasons"] == {str(sleeper): "abandoned"}
+    for person, why in (
+        (alice, "You forfeited: 3 turns in a row were played by the clock."),
+        (bob, "forfeited: 3 turns in a row were played by the clock."),
+    ):
+        caught_up(person, match.version)
+        said = person.page.locator(f"#forfeit-why-{sleeper}")
+        expect(said).to_be_visible()
+        assert why in said.inner_text()
+        badges = person.page.locator(".score-list .badge.gone")
+        assert badges.all_inner_texts() == ["timed out"]
+    for size in ({"width": 375, "height": 667}, {"width": 844, "height": 390}):
+        alice.page.set_viewport_size(size)
+        expect(alice.page.locator(f"#forfeit-why-{sleeper}")).to_be_in_viewport()
+        alice.page.screenshot(path=str(artifacts / f"clock-forfeit-result-{size['width']}.png"))
+    # In Georgian, every word of it (the page reopened in the player's language).
+    alice.speak("ka")
+    alice.page.set_viewport_size({"width": 375, "height": 667})
+    alice.page.reload()
+    said = alice.page.locator(f"#forfeit-why-{sleeper}")
+    expect(said).to_have_text("პარტია წაგებულად ჩაგეთვალათ: ზედიზედ 3 სვლა საათმა გააკეთა.")
+    expect(alice.page.locator(".score-list .badge.gone")).to_have_text("დრო ამოეწურა")
+    alice.page.screenshot(path=str(artifacts / "clock-forfeit-result-375-ka.png"))

@@ -118,7 +118,7 @@ def test_rated_matches_the_rating_change_the_leaderboard_and_a_profile_chart(pla
     assert "rank #1" in card.inner_text()
     assert card.locator("svg circle").count() == len(LEAVERS)
     assert page.locator(".recent-matches tbody tr").count() == 10
-    assert page.locator("[data-record=completion]").inner_text() == "70%"
+    assert page.locator("[data-reputation=completion]").inner_text() == "70%"
     lia.screenshot(artifacts, "ladder-profile")
     page.set_viewport_size(PHONE)
     card.scroll_into_view_if_needed()

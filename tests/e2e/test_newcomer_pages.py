@@ -59,7 +59,10 @@ def _path(url: str) -> str:
 def shoot(person: Person, artifacts, name: str) -> None:
     for size in SIZES:
         person.page.set_viewport_size(size)
-        person.page.wait_for_timeout(150)
+        # The page laid out and painted at the new size: two animation frames after the resize.
+        person.page.evaluate(
+            "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        )
         person.page.screenshot(
             path=str(artifacts / f"{name}-{size['width']}x{size['height']}.png"), full_page=True
         )

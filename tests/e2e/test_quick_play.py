@@ -282,6 +282,13 @@ def test_two_players_in_one_rated_pool_meet_at_one_table_within_5_s(two_players,
     play_now(first)
     first.page.locator("#pn-leave").wait_for()  # waiting
     assert "Looking for a game" in first.page.locator("#pn-state").inner_text()
+    # Issue 41: a rated pool said nothing but "Looking for a game… 0:39".
+    assert shown(first, "#pn-people-only")
+    assert (
+        "no computer ever takes a rated seat" in first.page.locator("#pn-people-only").inner_text()
+    )
+    assert "Nobody else is waiting in your choice" in first.page.locator("#pn-others").inner_text()
+    assert shown(first, "#pn-widen")
 
     pressed = play_now(second)
     tables = [at_a_playing_table(person, 5_000) for person in two_players]
@@ -395,6 +402,7 @@ def test_the_panel_fits_a_360_phone_and_leave_shows_only_while_waiting(
     assert shown(guest, "#pn-leave") and shown(guest, "#pn-elapsed")
     assert not shown(guest, "#pn-form") and not shown(guest, "#pn-go")
     assert not shown(guest, "#pn-fill-note")  # no computers asked for
+    assert shown(guest, "#pn-people-only") and shown(guest, "#pn-others")
     page.wait_for_function("() => document.getElementById('pn-elapsed').textContent >= '0:01'")
     controls_fit(guest)
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -404,6 +412,12 @@ def test_the_panel_fits_a_360_phone_and_leave_shows_only_while_waiting(
     page.locator("#pn-go").wait_for()
     assert not shown(guest, "#pn-leave") and not shown(guest, "#pn-waiting")
     assert shown(guest, "#pn-form")
+    # "Widen my choice": out of the queue, the form back as it was chosen, to tick more.
+    play_now(guest)
+    page.locator("#pn-widen").click()
+    page.locator("#pn-go").wait_for()
+    assert shown(guest, "#pn-form") and not shown(guest, "#pn-waiting")
+    assert page.locator("#pn-form input[name='pn_speed'][value='relaxed']").is_checked()
 
     # A registered player has stakes, rated or casual, and their rating beside each game; the
     # computers' choice shows only with Casual ticked.

@@ -75,6 +75,9 @@ def _the_rematch(alice: Player, bob: Player) -> Table:
 def _aborted(table: Table, quitter_seat: int) -> Match:
     match = Match.objects.get(table=table)
     assert match.status == Match.Status.ABORTED
+    reasons = match.result.pop("forfeit_reasons")  # why the quitter forfeited, by seat
+    assert list(reasons) == [str(quitter_seat)]
+    assert reasons[str(quitter_seat)] in {"left", "absent", "abandoned"}
     assert match.result == {
         "reason": "aborted",
         "winners": [],
@@ -157,6 +160,8 @@ def test_three_timeouts_before_a_move_of_ones_own_abort_the_match(alice, bob, se
     match = Match.objects.get(table=table)
     assert match.status == Match.Status.ABORTED
     assert Forfeit.objects.get(match=match).reason == "abandoned"
+    seat = match.result["forfeited"][0]
+    assert match.result["forfeit_reasons"] == {str(seat): "abandoned"}
     assert MatchEvent.objects.filter(match=match, kind="timeout").exists()
     assert (_balance(alice), _balance(bob)) == (1000, 1000)
     assert coin_audit().ok

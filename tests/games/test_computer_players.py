@@ -167,7 +167,7 @@ def test_a_computer_identity_is_reused_once_its_table_is_over(alice, bob):
 def test_an_easy_computer_takes_a_forfeited_classic_seat_and_the_match_finishes(
     alice, bob, carol, dave
 ):
-    table = start_table("classic_joker", [alice, bob, carol, dave], options={"pulkas": "nines"})
+    table = start_table("classic_joker", [alice, bob, carol, dave], options={"pulkas": "short"})
     every_seat_moves(table)  # before that, leaving aborts the match (§ 0.6)
     moves.match_leave(table_id=table.pk, player=bob)
     seat = Seat.objects.get(table=table, player=bob)
@@ -197,12 +197,12 @@ def test_an_easy_computer_takes_a_forfeited_classic_seat_and_the_match_finishes(
 @pytest.mark.slow
 def test_a_four_seat_classic_table_with_one_person_and_three_computers_reaches_the_sheet(alice):
     table = bot_services.practice_start(
-        player=alice, game="classic_joker", strength="easy", options={"pulkas": "nines"}
+        player=alice, game="classic_joker", strength="easy", options={"pulkas": "short"}
     )
     match = play_person_to_end(table, alice)
     state = get_game("classic_joker").from_dict(match.state)
     assert state.is_over
-    assert len(state.view(0)["sheet"]["rows"]) == 16  # every deal of the nines on the sheet
+    assert len(state.view(0)["sheet"]["rows"]) == 8  # every deal of the short format
 
 
 @pytest.mark.slow

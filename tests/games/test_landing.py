@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 
+from core.errors import ServiceError
 from games.models import Table
 from games.services import tables
 from tests.games.test_lobby import befriend, open_table
@@ -104,6 +105,29 @@ def test_the_server_still_refuses_a_guest_what_the_form_does_not_offer(guest_cli
     response = guest_client.post("/tables/new/japanese_joker/", data)
     assert response.status_code == 400
     assert refusal in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_quick_play_is_not_a_visibility_anyone_may_choose(guest_client, alice):
+    """Issue 41: "Quick play" was offered in every form, and the table it made was never
+    listed, could not be joined, and left its creator alone with an empty felt."""
+    for client in (guest_client, client_for(alice)):
+        form = client.get("/tables/new/japanese_joker/").content.decode()
+        assert 'value="pool"' not in form
+        assert "Quick play" not in shown(form.split("<form", 1)[1].split("</form>", 1)[0])
+        response = client.post(
+            "/tables/new/japanese_joker/",
+            {"points": "21", "stake": "0", "visibility": "pool", "password": ""},
+        )
+        assert response.status_code == 400
+        assert "Select a valid choice. pool is not one of the available choices." in (
+            response.content.decode()
+        )
+    with pytest.raises(ServiceError) as refused:
+        tables.table_create(
+            creator=alice, game="japanese_joker", options={}, stake=0, visibility="pool"
+        )
+    assert refused.value.code == "bad_visibility"
     assert not Table.objects.exists()
 
 

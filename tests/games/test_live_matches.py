@@ -121,10 +121,10 @@ async def test_four_clients_play_a_whole_classic_joker_match_and_nobody_sees_a_h
 ):
     players = [alice, bob, carol, dave]
     table, moves, scanned, _ = await _play_whole_match(
-        "classic_joker", players, eve, options={"pulkas": "nines"}, stake=25, seed=3
+        "classic_joker", players, eve, options={"pulkas": "short"}, stake=25, seed=3
     )
     await sync_to_async(_check_finished)(table.pk, players, 25)
-    assert moves == 16 * (1 + 4 + 36)  # 16 nine-card deals: a trump, four bids, 36 cards
+    assert moves == 8 * (1 + 4 + 36)  # 8 nine-card deals: a trump, four bids, 36 cards
     assert scanned > moves
 
 

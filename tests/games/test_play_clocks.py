@@ -256,6 +256,12 @@ async def test_a_connected_player_who_does_not_act_gets_the_auto_move_and_three_
     assert match.result["reason"] == "forfeit" and match.result["winners"] == [1 - idle]
     forfeit = await _events(table.pk, "forfeit")
     assert [e.action for e in forfeit] == [{"reason": "abandoned"}]
+    # Why, told to the table (issue 41: the page said "left" of a player who never left), and
+    # the number that forfeits, which the page warns of one before.
+    for sock in socks.values():
+        await settle(table.pk, [sock])
+        assert sock.state["result"]["forfeit_reasons"] == {str(idle): "abandoned"}
+        assert sock.state["clocks"]["timeouts_to_forfeit"] == 3
     for sock in socks.values():
         await sock.close()
 

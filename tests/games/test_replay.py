@@ -75,8 +75,9 @@ def test_a_small_classic_table_replays_without_its_undealt_cards_and_its_export_
     people, seats, tmp_path
 ):
     """CJ-29: the cards nobody is dealt at 2 or 3 seats are on no replay step (the seed gives
-    them); the export lists each deal as the seed made it, and a swap between a hand and the
-    cards out of play is named."""
+    them); the export, made only after the match, lists each deal as the seed made it, its
+    cards out of play included (the rule's decision, issue 41: the rule said no export showed
+    them), and a swap between a hand and the cards out of play is named."""
     table = start("classic_joker", people[:seats], options={"seats": seats, "pulkas": "short"})
     match = play_out(table, random.Random(seats))
     assert match.status == Match.Status.FINISHED and len(match.result["scores"]) == seats

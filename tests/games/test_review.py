@@ -5,6 +5,9 @@ review judges only the seat's own choices, from its own view."""
 from __future__ import annotations
 
 import random
+import re
+
+import pytest
 
 from games import replay
 from games.bots import random_choice
@@ -36,6 +39,7 @@ def strong_against_random(game: str, options: dict) -> list[replay.Event]:
     return events
 
 
+@pytest.mark.slow
 def test_the_strong_players_own_choices_are_no_mistake_and_random_play_loses_points():
     options = {"points": 11}
     events = strong_against_random("japanese_joker", options)
@@ -72,3 +76,31 @@ def test_the_standing_before_each_decision_is_the_score_so_far():
     for decision in theirs:
         if decision.hand in by_hand:
             assert by_hand[decision.hand] == {-decision.standing}
+
+
+@pytest.mark.parametrize("language", ["en", "ka", "ru"])
+def test_the_review_names_moves_in_the_replays_words_in_the_readers_language(language):
+    """Issue 41: marks read "TC → better X1 take C" and "no trump → better H", with English
+    "take/want/low" inside Georgian and Russian sentences."""
+    from django.utils import translation
+
+    from games.rules_text import action_text
+
+    moves = [
+        {"type": "play", "card": "TC"},
+        {"type": "play", "card": "X1", "call": "take", "suit": "C"},
+        {"type": "play", "card": "X2", "call": "low"},
+        {"type": "bid", "tricks": 3},
+        {"type": "trump", "suit": None},
+        {"type": "trump", "suit": "H"},
+        {"type": "declare", "contract": "spel"},
+    ]
+    with translation.override(language):
+        said = [action_text(move) for move in moves]
+    assert said[0] == "10♣" and said[5].endswith("♥")
+    for words in said:
+        assert not re.search(r"\b([2-9TJQKA][SHDC]|X[12])\b", words), words
+        if language != "en":  # no English word left inside another language's sentence
+            assert not re.search(
+                r"\b(take|takes|want|wants|low|high|bid|trumps|no trump)\b", words
+            ), words

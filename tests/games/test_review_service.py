@@ -33,6 +33,7 @@ def finished(alice, bob) -> Match:
     return play_out(start("japanese_joker", [alice, bob], options={"points": 11}), random.Random(9))
 
 
+@pytest.mark.slow
 def test_a_review_is_made_once_kept_and_shown_on_the_page(finished, alice, carol):
     review = reviews.review_request(player=alice, match_id=finished.pk, seat=0)
     assert review.status == MatchReview.Status.PENDING and review.worlds == 3
@@ -96,6 +97,7 @@ def test_a_player_asks_for_at_most_the_daily_number_of_new_reviews(finished, ali
     reviews.review_request(player=alice, match_id=other.pk, seat=0)  # a new day
 
 
+@pytest.mark.slow
 def test_the_page_asks_and_the_sweep_makes_a_review_whose_task_was_lost(finished, alice, settings):
     page = client_for(alice).get(f"/matches/{finished.pk}/").content.decode()
     assert page.count('name="seat"') == 2  # a public match: either seat

@@ -31,6 +31,7 @@ def _back_to_the_latest_schema():
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+@pytest.mark.slow
 def test_stored_whist_options_are_renamed_and_the_match_still_plays(alice):
     apps = migrate(BEFORE)
     Table = apps.get_model("games", "Table")

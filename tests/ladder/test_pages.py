@@ -183,7 +183,7 @@ def test_the_profile_shows_rank_record_and_recent_matches_with_rating_changes(
         key: int(value) if value.isdigit() else value
         for key, value in re.findall(r'data-record="(\w+)">([^<]+)<', html)
     }
-    assert record == {"matches": 3, "wins": 3, "losses": 0, "forfeits": 0, "completion": "100%"}
+    assert record == {"matches": 3, "wins": 3, "losses": 0, "forfeits": 0}
     bob_html = Client().get("/players/bob/").content.decode()
     assert re.findall(r'data-record="(\w+)">([^<]+)<', bob_html)[3] == ("forfeits", "2")
     row = re.search(rf'<tr data-match="{first.pk}">(.*?)</tr>', bob_html, re.S).group(1)

@@ -152,7 +152,7 @@ def test_the_profile_shows_the_record_per_speed(speeds):
     assert counts(html, "normal") == {"matches": 4, "wins": 3, "losses": 1, "forfeits": 1}
     assert 'class="speed-record" data-speed="relaxed"' not in html  # only the aborted one
     fast = re.search(r'data-speed="fast">(.*?)</li>', html, re.S)[1]
-    assert ">Fast</span>" in fast and "Matches" in fast and "Forfeits" in fast
+    assert ">Fast</span>" in fast and "Matches" in fast and "Lost by forfeit" in fast
 
 
 def test_a_player_with_no_finished_match_has_no_record_per_speed(carol, dave):

@@ -66,9 +66,9 @@ def test_a_season_page_shows_its_final_standings_with_the_badges(july_closed):
     assert "From 1 July 2025, 00:00 to 1 August 2025, 00:00 UTC." in html
     standings = rows(html)
     assert list(standings) == ["ann", "ben", "cid", "dan", "newbie"]
-    assert standings["ann"] == ["🥇 1", "ann", "1712", "12", "4"]
-    assert standings["ben"] == ["🥈 2", "ben", "1650", "12", "4"]
-    assert standings["cid"] == ["🥈 2", "cid", "1650", "12", "4"]  # a tie shares the badge
+    assert standings["ann"] == ["1", "ann", "1712", "12", "4"]
+    assert standings["ben"] == ["2", "ben", "1650", "12", "4"]
+    assert standings["cid"] == ["2", "cid", "1650", "12", "4"]  # a tie shares the badge
     assert standings["dan"] == ["4", "dan", "1600", "12", "4"]
     assert standings["newbie"] == ["—", "newbie provisional", "1900?", "9", "3"]
     assert html.count('role="img" aria-label="Season badge: place 1"') == 1
@@ -80,7 +80,7 @@ def test_a_season_page_keeps_the_standings_whatever_the_ratings_do_later(july_cl
     Rating.objects.filter(player__name="dan").update(display=2000)
     Rating.objects.filter(player__name="ann").delete()
     standings = rows(Client().get(SEASON_1).content.decode())
-    assert standings["ann"][:3] == ["🥇 1", "ann", "1712"]
+    assert standings["ann"][:3] == ["1", "ann", "1712"]
     assert standings["dan"][:3] == ["4", "dan", "1600"]
 
 
@@ -154,7 +154,7 @@ def test_the_profile_shows_the_players_season_badges(july_closed):
     badges = re.findall(r'<li data-season-badge="([^"]+)">(.*?)</li>', section[1], re.S)
     assert [key for key, _ in badges] == [f"{GAME}-1"]
     assert 'role="img" aria-label="Season badge: place 2"' in badges[0][1]
-    assert ">🥈</span>" in badges[0][1]
+    assert 'class="medal place-2"' in badges[0][1]
     assert f'<a href="{SEASON_1}">Japanese Joker, season 1</a>' in badges[0][1]
 
 

@@ -27,6 +27,7 @@ from django.db import connection
 
 from games.models import Match
 from ladder.models import Rating, RatingChange
+from tests.support import failure_report
 from tests.support.daphne import BIN, ROOT, Daphne, Remote, play_remotes, session_cookie
 from tests.support.ladder import beats
 from tests.support.live import start_table
@@ -66,6 +67,11 @@ class Worker:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        failure_report.watch_log(
+            "celery worker",
+            self.log,
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()

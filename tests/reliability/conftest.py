@@ -21,6 +21,7 @@ from django.test import Client
 from accounts.models import Player
 from config.asgi import application
 from games.models import Seat, Table
+from tests.support import failure_report
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -123,6 +124,11 @@ class Daphne:
                 stderr=subprocess.STDOUT,
                 pass_fds=(self.listener.fileno(),),
             )
+        failure_report.watch_log(
+            f"Daphne :{self.port}",
+            self.log,
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()

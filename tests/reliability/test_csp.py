@@ -13,6 +13,8 @@ import sys
 import pytest
 from django.test import Client
 
+from tests.support import failure_report
+
 from .conftest import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +94,9 @@ class Visitor:
         self.context.add_init_script(WATCH_VIOLATIONS)
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
+        self.console: list[str] = []
+        self.page.on("console", lambda line: self.console.append(f"{line.type}: {line.text}"))
+        failure_report.watch_page("visitor", self.page, self.console)
         self.violations: list[str] = []
         self.page.on(
             "console",

@@ -29,6 +29,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.db import connection
 
 from scripts.serve import CHILD_ENVIRONMENT_DEFAULTS, commands, listening_socket
+from tests.support import failure_report
 from tests.support.daphne import Remote, play_remotes, session_cookie
 from tests.support.db_proxy import DatabaseProxy
 from tests.support.live import start_table
@@ -96,6 +97,10 @@ class Site:
                     stderr=subprocess.STDOUT,
                     pass_fds=(self.listener.fileno(),),
                 )
+            process = self.processes[name]
+            failure_report.watch_log(
+                name, self.logs[name], lambda process=process: process.poll() is None
+            )
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline:
             for name, process in self.processes.items():

@@ -1,7 +1,8 @@
 """Issue 25, defect 4: a socket's ``sync`` is answered at most once every ``LIVE_SYNC_SECONDS``;
 the syncs that come sooner share one answer when the interval ends (core/websocket.py); and a
-table socket whose last state is already the match's version answers a sync with nothing more.
-Through the real consumer, database and channel layer."""
+table socket whose last state is already the match's version answers a sync with no snapshot,
+only ``synced`` (issue 40 § 5: every sync is answered). Through the real consumer, database and
+channel layer."""
 
 from __future__ import annotations
 
@@ -155,3 +156,47 @@ def _counted(function, name: str, calls: list[str]):
         return function(*args, **kwargs)
 
     return counted
+
+
+async def test_every_sync_is_answered_as_a_client_waits_for_it(alice, bob, settings, fast_clients):
+    """Pass (issue 40 § 5): a client written from docs/protocol.md § sync sends ``sync`` "in
+    doubt" and waits for its answer. Holding the current state, it is answered ``synced`` with
+    that version; right after its own move's ack, ``synced`` with the move's version, and that
+    move's state arrives too; after a lost frame, the state it lacked. Never silence."""
+    settings.LIVE_SYNC_SECONDS = 0.0
+    table = await sync_to_async(start_table)("japanese_joker", [alice, bob])
+    socks = {}
+    for player in (alice, bob):
+        socks[player.pk] = await Sock.open(table.pk, await sync_to_async(cookie_headers)(player))
+        await socks[player.pk].drain()
+
+    def answer(frame: dict) -> bool:
+        return frame["type"] in ("state", "synced")
+
+    mover = next(s for s in socks.values() if s.state["view"]["to_act"] == s.seat)
+    held = mover.state["version"]
+    action = mover.state["view"]["legal"][0]
+    await mover.send({"type": "act", "version": held, "id": "doubt-1", "action": action})
+    assert (await mover.until(lambda frame: frame["type"] == "ack"))["version"] == held + 1
+    await mover.send({"type": "sync"})
+    frames = [await mover.until(answer, timeout=5)]
+    if frames[0]["type"] == "synced":  # the state of the move is on its way: it comes
+        assert frames[0]["version"] == held + 1
+        frames.append(await mover.until(lambda frame: frame["type"] == "state", timeout=5))
+    assert frames[-1]["type"] == "state" and frames[-1]["version"] == held + 1
+
+    watcher = next(s for s in socks.values() if s is not mover)
+    await watcher.until_version(held + 1)
+    for sock in socks.values():  # in doubt, with nothing missed: the version it holds
+        await sock.drain()
+        await sock.send({"type": "sync"})
+        assert await sock.until(answer, timeout=5) == {"type": "synced", "version": held + 1}
+    mover_player = alice if mover is socks[alice.pk] else bob
+    if mover.state["view"]["to_act"] != mover.seat:
+        mover_player = bob if mover_player is alice else alice
+    lost = await _move_nobody_hears(table.pk, mover_player)
+    await watcher.send({"type": "sync"})
+    state = await watcher.until(answer, timeout=5)
+    assert state["type"] == "state" and state["version"] == lost
+    for sock in socks.values():
+        await sock.close()

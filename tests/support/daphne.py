@@ -18,6 +18,7 @@ import websockets
 from django.db import connection
 
 from scripts.serve import DAPHNE_MAX_MESSAGE_BYTES
+from tests.support import failure_report
 from tests.support.live import cookie_headers, match_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,11 @@ class Daphne:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        failure_report.watch_log(
+            f"Daphne :{self.port}",
+            self.log,
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import Match
+from games.models import Match, Seat
 from games.rules import get_game
 
 
@@ -46,7 +46,10 @@ def play_until(
     avoid: Callable[[dict[str, Any]], bool] = lambda action: False,
 ) -> int:
     """Random legal moves (those ``avoid`` refuses only when there is another) until
-    ``done(state)``; the match must not end on the way."""
+    ``done(state)``; the match must not end on the way. The seats moved themselves, so each
+    one that acted ends its run of automatic moves, as a move through the service does (else a
+    seat timed out before the walk is one timeout nearer forfeit after it, by chance of seat)."""
+    acted: set[int] = set()
 
     def walk(state: Any, _match: Match) -> Any:
         rng = random.Random(seed)
@@ -56,10 +59,15 @@ def play_until(
             actions = legal(state)
             assert actions, f"no legal move on the way (phase {state.view(None)['phase']})"
             preferred = [a for a in actions if not avoid(a)] or actions
+            acted.add(state.to_act)
             state = state.apply(rng.choice(preferred))
         raise AssertionError(f"no such situation within {limit} moves")
 
-    return store(table_id, walk)
+    version = store(table_id, walk)
+    Seat.objects.filter(table_id=table_id, active=True, position__in=acted).update(
+        timeouts_in_row=0
+    )
+    return version
 
 
 def joker_lead(state: Any) -> bool:

@@ -7,6 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.support import failure_report
 from tests.support.daphne import BIN, ROOT
 
 READY = {"worker": " ready.", "beat": "beat: Starting..."}
@@ -29,6 +30,11 @@ class CeleryProcess:
             self.process = subprocess.Popen(
                 self.command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        failure_report.watch_log(
+            f"celery {self.kind}",
+            self.log,
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()

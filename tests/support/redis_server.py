@@ -12,6 +12,8 @@ from pathlib import Path
 
 import redis
 
+from tests.support import failure_report
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -49,6 +51,11 @@ class RedisServer:
         ]
         with open(self.folder / "redis.log", "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        failure_report.watch_log(
+            f"redis-server :{self.port}",
+            self.folder / "redis.log",
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + 20
         client = redis.Redis(port=self.port, socket_timeout=1)
         while time.monotonic() < deadline:

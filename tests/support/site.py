@@ -17,6 +17,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+from tests.support import failure_report
 from tests.support.daphne import ROOT, free_port
 
 APP_NAME = "site-under-test"  # PGAPPNAME of its processes, so teardown can end their sessions
@@ -93,6 +94,11 @@ class ServedSite:
             start_new_session=True,
         )
         threading.Thread(target=self._collect, daemon=True).start()
+        failure_report.watch_log(
+            f"serve.py :{self.port}",
+            self.output,
+            lambda: self.process is not None and self.process.poll() is None,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.output()

@@ -242,3 +242,37 @@ def test_a_friends_only_event_needs_an_organiser(alice):
             access=Tournament.Access.FRIENDS,
         )
     assert Tournament.objects.count() == 1
+
+
+def test_every_refusal_is_said_at_its_field_and_what_was_typed_stays(alice):
+    """Issue 41: the form said one refusal at a time, at the top, and emptied the password."""
+    CoinAccount.objects.filter(player=alice).update(balance=50)
+    answer = client_for(alice).post(
+        NEW,
+        filled(
+            name="Saturday cup",
+            access="password",
+            password="cup-cup",
+            entry_fee="100",
+            max_players="500",
+            prize_shares="20, 30",
+        ),
+    )
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    said = {
+        "id_entry_fee": "The entry fee is more than your 50 coins",
+        "id_max_players": "A tournament takes 2 to 64 players.",
+        "id_prize_shares": "none above the one before it",
+    }
+    for field, words in said.items():
+        at = page.index(f'id="{field}"')
+        beside = page[at : page.index("</div>", at)]
+        assert words in shown(beside), (field, shown(beside))
+    assert 'role="alert">' not in page.split("<form", 1)[1].split('class="field', 1)[0]
+    assert 'value="Saturday cup"' in page and 'value="cup-cup"' in page
+    assert not Tournament.objects.exists()
+
+    short = client_for(alice).post(NEW, filled(access="password", password="abc"))
+    assert "at least 4 characters" in shown(short.content.decode())
+    assert 'value="abc"' not in short.content.decode()  # a refused password is typed again

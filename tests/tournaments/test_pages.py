@@ -207,7 +207,8 @@ def test_the_arena_page_shows_standings_results_fire_and_the_tables_to_watch(
     marks = re.search(r'<td class="marks">(.*?)</td>', first).group(1)
     assert re.sub(r"<[^>]+>", "", marks).startswith("2 2 4 (doubled)")  # 🔥 doubles the third
     assert '<span class="mark doubled">4' in marks
-    assert "🔥" in first and '<span class="visually-hidden">on fire</span>' in first
+    assert '<span class="fire-mark" aria-hidden="true">×2</span>' in first
+    assert '<span class="visually-hidden">on fire</span>' in first
     assert 'href="/players/alice/"' in first
     # The tables still being played, each with a link to watch it.
     watch = [f'href="/tables/{table.pk}/"' for table in live_tables(tournament)]
@@ -223,8 +224,9 @@ def test_a_finished_event_shows_the_podium_and_each_prize_paid(alice, bob):
     html = page_of(Client(), tournament)
     podium = re.search(r'<ol class="podium" id="podium">(.*?)</ol>', html, re.S).group(1)
     # Two players share the pool of two fees by the first two shares, 50:30.
-    assert "🥇" in podium and "alice" in podium and "◎ 125" in podium
-    assert "🥈" in podium and "bob" in podium and "◎ 75" in podium
+    assert 'class="medal place-1"' in podium and "alice" in podium and "◎ 125" in podium
+    assert 'class="medal place-2"' in podium and "bob" in podium and "◎ 75" in podium
+    assert not re.search("[🥇🥈🥉🏅🔥]", html), "an emoji is an empty box where no emoji font is"
     assert "Place 1: alice, ◎ 125" in html and "Place 2: bob, ◎ 75" in html
     assert 'id="join-form"' not in html
 
@@ -321,6 +323,7 @@ def test_the_profile_lists_a_finished_tournament_with_its_prize_and_trophy(alice
     listed = re.search(rf'<tr data-tournament="{tournament.pk}">(.*?)</tr>', html, re.S).group(1)
     assert "Spring final" in listed and '<td class="num">1</td>' in listed
     assert "◎ 125" in listed
-    assert 'id="trophies-heading"' in html and "🥇" in html
+    assert 'id="trophies-heading"' in html and 'class="medal place-1"' in html
+    assert not re.search("[🥇🥈🥉🏅🔥]", html)
     runner_up = shown(Client().get("/players/bob/").content.decode())
     assert "Spring final" in runner_up and "◎ 75" in runner_up

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import Player
+from accounts.selectors import wallet_balance
 from core.errors import ServiceError
 from games.catalog import GAME_TITLES
 from games.models import Table
@@ -34,6 +35,29 @@ def _refuse(message: str, code: str) -> ServiceError:
     return ServiceError(message, code=code)
 
 
+class TermsRefused(ServiceError):
+    """Every problem with a new event's terms at once, each with the form field it is about
+    (None: the event as a whole), so the organise form says them all beside their fields; the
+    first one is the error's message and code."""
+
+    def __init__(self, problems: list[tuple[str | None, str, str]]) -> None:
+        _field, message, code = problems[0]
+        super().__init__(message, code=code)
+        self.problems = problems
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.found: list[tuple[str | None, str, str]] = []
+
+    def add(self, field: str | None, message: str, code: str) -> None:
+        self.found.append((field, message, code))
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise TermsRefused(self.found)
+
+
 def _check_shape(
     *,
     game: str,
@@ -44,29 +68,36 @@ def _check_shape(
     entry_fee: int,
     prize_shares: list[int],
     options: dict[str, Any],
+    problems: _Problems | None = None,
 ) -> dict[str, Any]:
-    """The event's own fields; returns the matches' options as the game parsed them."""
+    """The event's own fields; returns the matches' options as the game parsed them. Each
+    problem is added to ``problems`` (raised at once without one)."""
+    found = problems or _Problems()
     if game not in GAME_TITLES:
         raise _refuse(gettext("Choose a game."), "unknown_game")
     if speed not in Table.Speed.values:
-        raise _refuse(gettext("Choose Fast, Normal or Relaxed."), "bad_speed")
+        found.add("speed", gettext("Choose Fast, Normal or Relaxed."), "bad_speed")
     if format == Tournament.Format.ARENA:
         low, high = settings.TOURNAMENT_ARENA_MINUTES
         if not isinstance(duration_minutes, int) or not low <= duration_minutes <= high:
-            raise _refuse(
+            found.add(
+                "duration_minutes",
                 gettext("An arena lasts %(low)s to %(high)s minutes.") % {"low": low, "high": high},
                 "bad_duration",
             )
     elif format == Tournament.Format.SWISS:
         most = settings.TOURNAMENT_SWISS_MAX_ROUNDS
         if not isinstance(rounds, int) or not 1 <= rounds <= most:
-            raise _refuse(
-                gettext("A Swiss event has 1 to %(most)s rounds.") % {"most": most}, "bad_rounds"
+            found.add(
+                "rounds",
+                gettext("A Swiss event has 1 to %(most)s rounds.") % {"most": most},
+                "bad_rounds",
             )
     else:
-        raise _refuse(gettext("Choose Arena or Swiss."), "bad_format")
+        found.add("format", gettext("Choose Arena or Swiss."), "bad_format")
     if not isinstance(entry_fee, int) or not 0 <= entry_fee <= settings.TOURNAMENT_MAX_ENTRY_FEE:
-        raise _refuse(
+        found.add(
+            "entry_fee",
             gettext("The entry fee is 0 to %(most)s coins.")
             % {"most": settings.TOURNAMENT_MAX_ENTRY_FEE},
             "bad_fee",
@@ -77,17 +108,22 @@ def _check_shape(
         or any(not isinstance(share, int) or share <= 0 for share in prize_shares)
         or any(better < worse for better, worse in pairwise(prize_shares))
     ):
-        raise _refuse(
+        found.add(
+            "prize_shares",
             gettext(
                 "Prize shares are up to ten whole numbers above zero, best place first, "
                 "none above the one before it."
             ),
             "bad_shares",
         )
+    parsed: dict[str, Any] = {}
     try:
-        return get_game(game).parse_options(options)
+        parsed = get_game(game).parse_options(options)
     except RulesError as error:
-        raise _refuse(rules_message(error), "bad_options") from None
+        found.add(None, rules_message(error), "bad_options")
+    if problems is None:
+        found.raise_any()
+    return parsed
 
 
 def tournament_create(
@@ -113,8 +149,11 @@ def tournament_create(
     private (friends-only or with a password) and limited (``TOURNAMENT_PLAYER_*``)."""
     now = now or timezone.now()
     name = (name or "").strip()
+    problems = _Problems()
     if not 1 <= len(name) <= 80:
-        raise _refuse(gettext("Give the tournament a name of 1 to 80 characters."), "bad_name")
+        problems.add(
+            "name", gettext("Give the tournament a name of 1 to 80 characters."), "bad_name"
+        )
     shares = list(prize_shares or scoring.DEFAULT_PRIZE_SHARES)
     parsed = _check_shape(
         game=game,
@@ -125,32 +164,36 @@ def tournament_create(
         entry_fee=entry_fee,
         prize_shares=shares,
         options=options or {},
+        problems=problems,
     )
     if access not in Tournament.Access.values:
-        raise _refuse(gettext("Choose Public, Friends or Password."), "bad_access")
+        problems.add("access", gettext("Choose Public, Friends or Password."), "bad_access")
     if access == Tournament.Access.FRIENDS and creator is None:
-        raise _refuse(
+        problems.add(
+            "access",
             gettext("A friends-only tournament is for its organiser's friends: it needs one."),
             "friends_without_creator",
         )
-    password_hash = ""
-    if access == Tournament.Access.PASSWORD:
-        if len(password or "") < MIN_PASSWORD_LENGTH:
-            raise _refuse(
-                gettext("A password tournament needs a password of at least 4 characters."),
-                "short_password",
-            )
-        password_hash = make_password(password)
+    if access == Tournament.Access.PASSWORD and len(password or "") < MIN_PASSWORD_LENGTH:
+        problems.add(
+            "password",
+            gettext("A password tournament needs a password of at least 4 characters."),
+            "short_password",
+        )
     most = settings.TOURNAMENT_MAX_PLAYERS
     if creator is not None:
-        _check_players_own(creator, access, starts_at, now)
+        _check_players_own(creator, access, entry_fee, starts_at, now, problems)
         most = settings.TOURNAMENT_PLAYER_MAX_PLAYERS
     if max_players is None:
         max_players = most
     if not isinstance(max_players, int) or not 2 <= max_players <= most:
-        raise _refuse(
-            gettext("A tournament takes 2 to %(most)s players.") % {"most": most}, "bad_size"
+        problems.add(
+            "max_players",
+            gettext("A tournament takes 2 to %(most)s players.") % {"most": most},
+            "bad_size",
         )
+    problems.raise_any()
+    password_hash = make_password(password) if access == Tournament.Access.PASSWORD else ""
     return Tournament.objects.create(
         name=name,
         game=game,
@@ -191,25 +234,49 @@ def tournament_organise(
     )
 
 
-def _check_players_own(creator: Player, access: str, starts_at: datetime, now: datetime) -> None:
+def _check_players_own(
+    creator: Player,
+    access: str,
+    entry_fee: int,
+    starts_at: datetime,
+    now: datetime,
+    problems: _Problems,
+) -> None:
     if creator.is_guest:
         raise _refuse(gettext("Sign up to organise a tournament."), "guest_tournament")
     if access == Tournament.Access.PUBLIC:
-        raise _refuse(
-            gettext("Your own tournaments are for your friends or by password."), "bad_access"
+        problems.add(
+            "access",
+            gettext("Your own tournaments are for your friends or by password."),
+            "bad_access",
         )
     if starts_at < now or (starts_at - now).days >= settings.TOURNAMENT_PLAYER_AHEAD_DAYS:
-        raise _refuse(
+        problems.add(
+            "starts_in",
             gettext("Start it within the next %(days)s days.")
             % {"days": settings.TOURNAMENT_PLAYER_AHEAD_DAYS},
             "bad_start",
+        )
+    if isinstance(entry_fee, int) and entry_fee > (balance := wallet_balance(creator)):
+        problems.add(
+            "entry_fee",
+            ngettext(
+                "The entry fee is more than your %(balance)s coin: you could not enter "
+                "your own tournament.",
+                "The entry fee is more than your %(balance)s coins: you could not enter "
+                "your own tournament.",
+                balance,
+            )
+            % {"balance": balance},
+            "fee_over_balance",
         )
     pending = Tournament.objects.filter(
         creator=creator,
         status__in=[Tournament.Status.SCHEDULED, Tournament.Status.RUNNING],
     ).count()
     if pending >= settings.TOURNAMENT_PLAYER_PENDING:
-        raise _refuse(
+        problems.add(
+            None,
             gettext("You have %(count)s tournaments to come already; wait for one to end.")
             % {"count": pending},
             "too_many",

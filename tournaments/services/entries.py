@@ -14,9 +14,10 @@ from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import Friendship, Player
+from accounts.selectors import wallet_balance
 from accounts.services import wallet_pool_enter, wallet_pool_refund_entry
 from core.errors import ServiceError
 from games import hooks as games_hooks
@@ -80,6 +81,23 @@ def _check_may_enter(tournament: Tournament, player: Player, password: str) -> N
         _check_password(tournament, player, password)
 
 
+def _check_can_pay(tournament: Tournament, player: Player) -> None:
+    """The fee, said to the player who cannot pay it in their own words (the wallet's own
+    refusal, which still guards a balance spent meanwhile, names its owner in the third
+    person)."""
+    balance = wallet_balance(player)
+    if tournament.entry_fee and balance < tournament.entry_fee:
+        raise ServiceError(
+            ngettext(
+                "The entry fee is %(fee)s coin and you have %(balance)s.",
+                "The entry fee is %(fee)s coins and you have %(balance)s.",
+                tournament.entry_fee,
+            )
+            % {"fee": tournament.entry_fee, "balance": balance},
+            code="insufficient_coins",
+        )
+
+
 def _check_password(tournament: Tournament, player: Player, password: str) -> None:
     """A password event's password, within a guess budget per player and for the event, as a
     password table's (games.services.passwords): it cannot be guessed faster than that."""
@@ -112,6 +130,7 @@ def tournament_join(
         if entrant is None:
             if tournament.entrants.filter(withdrawn=False).count() >= tournament.max_players:
                 raise ServiceError(gettext("This tournament is full."), code="full")
+            _check_can_pay(tournament, player)
             entrant = Entrant.objects.create(
                 tournament=tournament, player=player, joined_at=now, free_since=now
             )

@@ -3,9 +3,9 @@
 Each step is safe to run twice and in several workers at once: the start and the end claim the
 tournament by its status under the row lock, one arena pass runs at a time (a second one asked
 for meanwhile makes the running one go round again), a table is counted once (its link row is
-locked and marked), a result row is unique per table and player, and the prizes are one
-ledger transaction with a key. Nothing is kept in memory between steps: a worker that dies
-mid-tournament leaves the database as the next beat tick needs it.
+locked and marked: ``counting.py``), a result row is unique per table and player, and the
+prizes are one ledger transaction with a key. Nothing is kept in memory between steps: a worker
+that dies mid-tournament leaves the database as the next beat tick needs it.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from accounts.services import pool_balance, wallet_pool_pay, wallet_pool_refund
 from core.errors import ServiceError
-from games.models import Match, Seat
-from ladder import rating
+from games.models import Seat
 from ladder.selectors import pool_ratings
 
 from .. import pairing, scoring, selectors
-from ..models import Tournament, TournamentResult, TournamentTable
-from ..realtime import publish_standings, publish_standings_later
+from ..models import Tournament, TournamentResult
+from ..realtime import publish_standings
+from .counting import table_count as table_count  # the tasks and the tick count through here
 from .entries import locked_tournament, pool_key
 from .seating import SeatingUnderWay, seat_groups
 
@@ -235,104 +235,13 @@ def _swiss_round(tournament: Tournament, now: datetime) -> None:
             round_number=tournament.round_number,
             seats=seats,
             points=bye_points,
+            ended_at=now,
         )
         entrant = entrants[pid]
         entrant.score += bye_points
         entrant.had_bye = True
         entrant.save(update_fields=["score", "had_bye"])
     seat_groups(tournament, list(paired.tables), round_number=tournament.round_number)
-
-
-# --- Counting a table -----------------------------------------------------------------------------
-
-
-def _places(match: Match, seats: list[Seat]) -> dict[int, int] | None:
-    """Each player's place, or None for a match that did not count (aborted)."""
-    result = match.result or {}
-    if match.status != Match.Status.FINISHED or not result.get("winners"):
-        return None
-    places = rating.placements(
-        seats=len(seats),
-        winners=result["winners"],
-        forfeited=result.get("forfeited", []),
-        scores=result.get("scores") or [0] * len(seats),
-    )
-    return {seat.player_id: places[seat.position] for seat in seats}
-
-
-def table_count(*, link_id: int, now: datetime | None = None) -> bool:
-    """Count a tournament table whose match is over: a result row per player, the entrants'
-    scores and streaks. Once: True only the first time. (An arena's players are paired again
-    by a pass enqueued at the match's end, not after this.)"""
-    now = now or timezone.now()
-    with transaction.atomic():
-        link = (
-            TournamentTable.objects.select_for_update(skip_locked=True)  # being counted: done
-            .filter(pk=link_id, counted=False)
-            .select_related("tournament")
-            .first()
-        )
-        if link is None:
-            return False
-        match = Match.objects.filter(table_id=link.table_id).first()
-        if match is not None and match.status == Match.Status.PLAYING:
-            return False
-        tournament = link.tournament
-        seats = list(Seat.objects.filter(table_id=link.table_id).order_by("position"))
-        places = _places(match, seats) if match is not None else None
-        players = [seat.player_id for seat in seats]
-        if places is not None:
-            _record(tournament, link, places, now)
-        link.counted = True
-        link.save(update_fields=["counted"])
-        publish_standings_later(tournament.pk)  # by a task: counts come in bursts
-        tournament.entrants.filter(player_id__in=players).update(free_since=now)
-    return True
-
-
-def _record(
-    tournament: Tournament, link: TournamentTable, places: dict[int, int], now: datetime
-) -> None:
-    outcomes = scoring.outcomes_from_places(places)
-    ratings = pool_ratings(tournament.game, set(places))
-    entrants = {
-        entrant.player_id: entrant
-        for entrant in tournament.entrants.select_for_update().filter(player_id__in=list(places))
-    }
-    arena = tournament.format == Tournament.Format.ARENA
-    for pid, outcome in outcomes.items():
-        others = [other for other in places if other != pid]
-        doubled = on_fire = False
-        if arena:
-            before = [
-                scoring.Outcome(place=place or 1, tied=tied, seats=seats)
-                for place, tied, seats in tournament.results.filter(player_id=pid)
-                .order_by("pk")
-                .values_list("place", "tied", "seats")
-            ]
-            record = scoring.arena_record([*before, outcome])
-            points, doubled = record.matches[-1].points, record.matches[-1].doubled
-            on_fire = record.on_fire
-        else:
-            points = selectors.half_points(scoring.swiss_points(outcome))
-        TournamentResult.objects.create(
-            tournament=tournament,
-            tournament_table=link,
-            player_id=pid,
-            round_number=link.round_number,
-            place=outcome.place,
-            tied=outcome.tied,
-            seats=outcome.seats,
-            points=points,
-            doubled=doubled,
-            opponents=others,
-            opponent_ratings=[round(ratings[other]) for other in others],
-        )
-        entrant = entrants.get(pid)
-        if entrant is not None:
-            entrant.score += points
-            entrant.on_fire = on_fire
-            entrant.save(update_fields=["score", "on_fire"])
 
 
 # --- The end --------------------------------------------------------------------------------------
@@ -356,13 +265,13 @@ def tournament_finish(*, tournament_id: int, now: datetime | None = None) -> boo
             return False
         if tournament.tables.filter(counted=False).exists():
             return False  # a match still running at the end counts when it finishes
-        table = selectors.standings(tournament)
+        entrants = {entrant.player_id: entrant for entrant in tournament.entrants.all()}
+        table = selectors.standings(tournament, list(entrants.values()))
         prizes = scoring.prize_payouts(
             pool_balance(pool_key(tournament)),
             scoring.tied_groups(table),
             tournament.prize_shares or scoring.DEFAULT_PRIZE_SHARES,
         )
-        entrants = {entrant.player_id: entrant for entrant in tournament.entrants.all()}
         for standing in table:
             entrant = entrants[standing.player]
             entrant.rank = standing.rank

@@ -25,7 +25,8 @@ Implemented rules (each cited where it is enforced):
   ``premia`` and ``moshla``), applied after a pulka's last deal and marked on the sheet.
 - CJ-26 the end of the match: highest total wins, equal totals share (:func:`final_ranking`).
 - CJ-29 at two or three seats the cards nobody is dealt are ``undealt`` in every deal, the nines
-  included, and hidden from everyone; CJ-30 every rule reads the seats there are.
+  included, and hidden from everyone in play and replay (the export after the match lists
+  them); CJ-30 every rule reads the seats there are.
 
 Interpretations (documented here because the rules file is silent):
 

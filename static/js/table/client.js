@@ -275,6 +275,11 @@ export class TableClient {
         }
         break;
       }
+      case "synced":
+        // The answer to a sync when our state is current, or its state is on the way.
+        this.synced();
+        this.expect(frame.version, AHEAD_WAIT_MS);
+        return;
       case "match_over":
       case "pong":
         this.expect(frame.version, AHEAD_WAIT_MS);

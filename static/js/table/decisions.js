@@ -214,7 +214,7 @@ export function jokerPanel(table, code, leadText, onCancel) {
     box.append(row);
   }
   const cancel = /** @type {HTMLButtonElement} */ (
-    el("button", "button secondary small", gettext("Cancel"))
+    el("button", "button secondary small joker-cancel", gettext("Cancel"))
   );
   cancel.type = "button";
   cancel.addEventListener("click", onCancel);

@@ -7,6 +7,7 @@
 // game's renderer (games/*.js).
 import { cardFace } from "./cards.js";
 import { el } from "./dom.js";
+import { forfeitBadge, forfeitReason, forfeitSentence } from "./forfeits.js";
 import { callText, coinsText, displayName, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -49,7 +50,14 @@ export class Dialogs {
         this.button(gettext("Close"), () => this.close(), { secondary: true, closes: true }),
       );
     }
-    dialog.append(heading, body, actions);
+    if (docked) {
+      // Its one action beside its title: the felt's whole height is left for what it says.
+      const head = el("div", "modal-head");
+      head.append(heading, actions);
+      dialog.append(head, body);
+    } else {
+      dialog.append(heading, body, actions);
+    }
     dialog.addEventListener("close", () => {
       dialog.remove();
       if (this.open === dialog) this.open = null;
@@ -64,7 +72,7 @@ export class Dialogs {
       (this.root.querySelector(".felt") || this.root).append(dialog);
       dialog.show(); // which moves the focus into it: back to where it was (the decision)
       if (focused && focused !== document.body) focused.focus({ preventScroll: true });
-      dialog.scrollTop = 0;
+      this.toLatest(dialog);
       return dialog;
     }
     this.root.append(dialog);
@@ -74,8 +82,28 @@ export class Dialogs {
     );
     // The keyboard starts on the first action, but the reader starts at the title.
     if (first) first.focus({ preventScroll: true });
-    dialog.scrollTop = 0;
+    this.toLatest(dialog);
     return dialog;
+  }
+
+  /**
+   * The dialog read from its title; a score sheet in it that has more deals than room scrolls
+   * on its own (its names and totals stay, table.css) and shows its latest deals first.
+   * @param {HTMLDialogElement} dialog
+   */
+  toLatest(dialog) {
+    dialog.scrollTop = 0;
+    for (const wrap of dialog.querySelectorAll(".sheet-wrap")) {
+      const end = () => {
+        if (!wrap.dataset.read) wrap.scrollTop = wrap.scrollHeight;
+      };
+      // Until the reader scrolls it: the phone turned on its side keeps the latest in sight.
+      for (const event of ["wheel", "touchstart", "keydown", "pointerdown"]) {
+        wrap.addEventListener(event, () => (wrap.dataset.read = "1"), { passive: true });
+      }
+      new ResizeObserver(end).observe(wrap);
+      end();
+    }
   }
 
   close() {
@@ -222,6 +250,11 @@ export class Dialogs {
       ),
     };
     body.append(el("p", "", reasons[result.reason] || ""));
+    // Why each seat forfeited: "three turns in a row played by the clock" is not "left".
+    for (const seat of result.forfeited || []) {
+      const why = forfeitSentence(state, seat);
+      if (why) body.append(Object.assign(el("p", "forfeit-why", why), { id: `forfeit-why-${seat}` }));
+    }
     // What the match did to the viewer's coins (docs/protocol.md § Match end and rematch).
     const coins = result.coins;
     if (coins && me !== null && typeof coins[me] === "number") {
@@ -267,7 +300,7 @@ export class Dialogs {
         );
       }
       if ((result.forfeited || []).includes(seat))
-        item.append(" ", el("span", "badge gone", gettext("left")));
+        item.append(" ", el("span", "badge gone", forfeitBadge(forfeitReason(state, seat))));
       list.append(item);
     });
     body.append(list);
@@ -294,9 +327,21 @@ export class Dialogs {
     confirm.id = "rematch-confirm";
     confirm.hidden = true;
     body.append(status, confirm);
+    // Where the page says this table's matches lead (a tournament's table: its next match,
+    // which opens by itself, and its page), instead of a rematch and the lobby.
+    const after = /** @type {HTMLElement | null} */ (document.getElementById("match-after"));
+    if (after && after.dataset.waiting) {
+      const next = el("p", "next-match", after.dataset.waiting);
+      next.id = "next-match";
+      next.setAttribute("role", "status");
+      if (after.dataset.waitingDetail) {
+        next.append(" ", el("span", "small muted", after.dataset.waitingDetail));
+      }
+      body.prepend(next);
+    }
     const buttons = [];
     const seated = me !== null && state.rematch && state.rematch.needed.includes(me);
-    if (seated && !nobodyWon) {
+    if (seated && !nobodyWon && !(after && after.dataset.rematch === "no")) {
       const stake = state.stake || 0; // the rematch keeps the table's stake
       const rematch = this.button(gettext("Rematch"), () => {
         if (stake) this.confirmStake(confirm, rematch, stake, onRematch);
@@ -305,11 +350,12 @@ export class Dialogs {
       rematch.id = "rematch-button";
       buttons.push(rematch);
     }
-    const lobby = /** @type {HTMLAnchorElement} */ (
-      el("a", "button secondary", gettext("Back to the lobby"))
+    const back = /** @type {HTMLAnchorElement} */ (
+      el("a", "button secondary", after?.dataset.label || gettext("Back to the lobby"))
     );
-    lobby.href = "/";
-    buttons.push(lobby);
+    back.href = after?.dataset.href || "/";
+    back.id = "result-back";
+    buttons.push(back);
     this.show("result", title, body, buttons);
     this.rematchStatus(state, state.rematch);
   }

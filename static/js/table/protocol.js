@@ -126,6 +126,7 @@
  * @property {number} turn_seconds
  * @property {number} bank_seconds
  * @property {number} grace_seconds  the bank's old name (= bank_seconds)
+ * @property {number} [timeouts_to_forfeit]  a seat whose `timeouts` would reach it forfeits
  */
 
 /**
@@ -135,6 +136,7 @@
  * @property {number[]} winners
  * @property {string[]} winner_names
  * @property {number[]} forfeited
+ * @property {Record<string, string>} [forfeit_reasons]  by seat: left, absent, abandoned, banned
  * @property {number[]} scores
  * @property {number[] | null} [coins]  each seat's Domino Coin won (+) or lost (−); null: free
  * @property {string} seed
@@ -176,8 +178,9 @@
  * @typedef {{type: "rating", match: number, changes: RatingChange[]}} RatingFrame
  * @typedef {{type: "rematch"} & Rematch} RematchFrame
  * @typedef {{type: "pong", version: number, server_time: string}} PongFrame
+ * @typedef {{type: "synced", version: number}} SyncedFrame
  * @typedef {{type: "suggestion", version: number, action: Action}} SuggestionFrame
- * @typedef {StateFrame | AckFrame | ErrorFrame | PresenceFrame | MatchOverFrame | RatingFrame | RematchFrame | PongFrame | SuggestionFrame} Frame
+ * @typedef {StateFrame | AckFrame | ErrorFrame | PresenceFrame | MatchOverFrame | RatingFrame | RematchFrame | PongFrame | SyncedFrame | SuggestionFrame} Frame
  */
 
 export {};

@@ -4,6 +4,7 @@
 // seat that was to act (`seats[i].timeouts`; a move of the seat's own sets it back to 0), so the
 // difference between the two states is that automatic move.
 import { cardName, cardShort, isJoker, suitTitle } from "./cards.js";
+import { lastTimeoutWarning, oneTimeoutFromForfeit } from "./forfeits.js";
 import { callText, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -76,5 +77,6 @@ export function timeoutText(before, after) {
     declare: gettext("Time ran out for %(name)s: %(choice)s was declared."),
     none: gettext("Time ran out for %(name)s: a move was made for them."),
   };
-  return fmt((mine ? forMe : forThem)[move ? move.kind : "none"], values);
+  const said = fmt((mine ? forMe : forThem)[move ? move.kind : "none"], values);
+  return mine && oneTimeoutFromForfeit(after) ? `${said} ${lastTimeoutWarning()}` : said;
 }

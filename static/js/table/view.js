@@ -7,6 +7,7 @@ import { SUIT_SYMBOL, cardBack, cardFace, cardName, sortHand } from "./cards.js"
 import { jokerPanel } from "./decisions.js";
 import { el, icon } from "./dom.js";
 import { cardRects, glide, reducedMotion } from "./feel.js";
+import { lastTimeoutReminder, oneTimeoutFromForfeit } from "./forfeits.js";
 import { callText, clockText, displayName, fmt, seatName } from "./text.js";
 
 /** @typedef {import("./protocol.js").StateFrame} StateFrame */
@@ -796,6 +797,12 @@ export class TableView {
       Object.assign(el("span", "turn-clock"), { id: "turn-clock" }),
       away,
     );
+    if (seat === this.me && oneTimeoutFromForfeit(state)) {
+      line.append(
+        " ",
+        Object.assign(el("strong", "turn-warning", lastTimeoutReminder()), { id: "turn-warning" }),
+      );
+    }
   }
 
   // --- the trick ---------------------------------------------------------------------------------

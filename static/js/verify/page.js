@@ -186,6 +186,7 @@ async function entropyChecks(entropy, seed, players) {
   const secret = String(entropy.server_secret || "");
   const seats = Array.isArray(entropy.seats) ? entropy.seats : [];
   const names = Array.isArray(players) ? players.map((p) => String(p && p.name)) : [];
+  const bots = Array.isArray(players) ? players.map((p) => Boolean(p && p.bot)) : [];
   const secretHash = hex(await sha256(secret));
   checks.push(
     secretHash === entropy.server_commitment
@@ -216,9 +217,11 @@ async function entropyChecks(entropy, seed, players) {
       refused: gettext(
         "%(name)s: the value revealed did not match the commitment; the server's value stood in.",
       ),
-      server: gettext(
-        "%(name)s: the server's value, fixed by its secret (a computer, or no value in time).",
-      ),
+      server: bots[index]
+        ? gettext("%(name)s: a computer; the server's value, fixed by its secret.")
+        : gettext(
+            "%(name)s: the server's value, fixed by its secret: their browser gave none (the match started at once, as quick play and tournaments start them, or the page was not open in time).",
+          ),
     }[source];
     checks.push(
       ok
@@ -315,7 +318,11 @@ function start(form) {
       typeof record !== "object" ||
       /** @type {any} */ (record).format !== "joker-match"
     ) {
-      say(gettext("This is not a match record (docs/match-export.md)."));
+      say(
+        gettext(
+          "This is not a match record: download one with “Download the match (JSON)” on a finished match's page.",
+        ),
+      );
       return;
     }
     show(

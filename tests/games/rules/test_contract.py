@@ -554,6 +554,7 @@ def test_whole_matches_keep_the_contract(name: str, options: dict, seed: Any, mo
     assert_replays(start, log, states)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SPECS)
 @settings(max_examples=50, deadline=None, suppress_health_check=SLOW)
 @given(data=st.data(), seed=SEEDS, moves=MOVES)
@@ -750,6 +751,7 @@ def near_misses(draw: st.DrawFn, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return action
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=SLOW)
 @given(state=moments(), data=st.data())
 def test_apply_accepts_exactly_the_legal_actions_and_refuses_any_other_json(

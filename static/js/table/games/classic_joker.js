@@ -99,13 +99,13 @@ const classicJoker = {
         ),
       );
     }
-    extra.push(sheetTable(state, hand.pulka));
+    extra.push(...sheetTable(state, hand.pulka));
     return extra;
   },
   scores: (state) => ({
     kind: "sheet",
     title: gettext("Score sheet"),
-    body: [sheetTable(state, null)],
+    body: sheetTable(state, null),
   }),
   leaveText: gettext(
     "A computer player takes your seat, you are ranked last and your stake goes to the pot.",
@@ -116,9 +116,12 @@ export default classicJoker;
 
 /**
  * The classic Joker score sheet (CJ-25): one row per deal, each cell the points with its mark,
- * and the pulka totals. `only` limits it to one pulka.
+ * and the pulka totals; then its legend. `only` limits it to one pulka. The table scrolls on its
+ * own when it has more deals than room (the legend stays under it); the deal scored last is
+ * marked (on a phone the end of a deal shows it instead of the summary's own table).
  * @param {StateFrame} state
  * @param {number | null | undefined} only
+ * @returns {HTMLElement[]}
  */
 export function sheetTable(state, only) {
   const view = /** @type {View} */ (state.view);
@@ -132,8 +135,7 @@ export function sheetTable(state, only) {
   head.append(el("th", "", gettext("Deal")));
   for (let seat = 0; seat < seats; seat += 1) {
     const name = el("th", "num seat-head", seatName(state, seat));
-    name.title = seatName(state, seat); // cut with "…" on a narrow screen
-    head.append(name);
+    head.append(name); // whole: on a narrow screen over two lines (table.css)
   }
   const thead = el("thead");
   thead.append(head);
@@ -145,10 +147,11 @@ export function sheetTable(state, only) {
     cancelled: gettext("cancelled (moshla)"),
     khishti: gettext("khishti"),
   };
+  const latest = Math.max(0, ...sheet.rows.map((r) => r.deal));
   for (const pulka of sheet.pulkas) {
     if (only !== null && only !== undefined && pulka.pulka !== only) continue;
     for (const row of sheet.rows.filter((r) => r.pulka === pulka.pulka)) {
-      const tr = el("tr");
+      const tr = el("tr", row.deal === latest ? "latest" : "");
       const deal = el("th", "deal");
       deal.append(el("span", "", String(row.deal)), el("span", "muted small", ` (${row.cards})`));
       tr.append(deal);
@@ -201,6 +204,5 @@ export function sheetTable(state, only) {
   wrap.append(table);
   const legend = el("p", "sheet-legend small muted");
   legend.textContent = `${gettext("bid/took")} · ×2 ${markText.doubled} · ✕ ${markText.cancelled} · ! ${markText.khishti}`;
-  wrap.append(legend);
-  return wrap;
+  return [wrap, legend];
 }
