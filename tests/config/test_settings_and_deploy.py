@@ -96,3 +96,39 @@ def test_production_mode_refuses_to_start_without_a_secret_key(tmp_path):
     )
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
+
+
+BURST = """
+import asyncio, json, django
+django.setup()
+from django.core.management import call_command
+call_command("migrate_all", verbosity=0)
+from channels.layers import get_channel_layer
+
+async def main():
+    layer = get_channel_layer()
+    reader = await layer.new_channel()
+    await layer.group_add("table-1", reader)
+    for version in range(300):
+        await layer.group_send("table-1", {"type": "frame", "version": version})
+    got = []
+    while len(got) < 300:
+        try:
+            got.append((await asyncio.wait_for(layer.receive(reader), 5))["version"])
+        except asyncio.TimeoutError:
+            break
+    print(json.dumps(got))
+
+asyncio.run(main())
+"""
+
+
+def test_the_embedded_layer_keeps_a_burst_of_frames_a_reader_has_not_read_yet(tmp_path):
+    """A process's sockets share one inbox in channels-lite, and the library drops a send once
+    100 of its messages wait unread: a run of quick moves (a computer's, a walk's) left a page
+    on a stale version with nothing to tell it so. Every frame arrives, in order."""
+    result = _run(
+        ["-c", BURST], DJANGO_SETTINGS_MODULE="config.settings.local", VAR_DIR=str(tmp_path)
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == list(range(300))
