@@ -112,19 +112,18 @@ def _flush_survives_a_live_server():
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _nobody_left_on_the_test_database(request):
+def _nobody_left_on_the_test_database(django_db_setup, django_db_blocker):
     """At the end of a worker's session, name whatever still holds its PostgreSQL test database
     (a server, worker or thread a test left behind), then end it: otherwise the database cannot
     be dropped and pytest says only that "1 other session" was there."""
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        yield
-        return
-    request.getfixturevalue("django_db_setup")  # torn down after this fixture
-    blocker = request.getfixturevalue("django_db_blocker")
     yield
     from django.db import connection
 
-    with blocker.unblock(), connection.cursor() as cursor:
+    if connection.vendor != "postgresql" or not connection.settings_dict["NAME"].startswith(
+        "test_"
+    ):
+        return  # a session none of whose tests used the database made no test database
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT application_name, state, backend_start, left(query, 200)"
             " FROM pg_stat_activity WHERE datname = current_database()"

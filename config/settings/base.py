@@ -215,9 +215,7 @@ else:
                 "database": "channels",
                 # How often a process looks for new messages: the added latency, on average half.
                 "polling_interval": float(os.environ.get("CHANNELS_POLL_SECONDS", 0.05)),
-                # Its capacity counts every unread message of a whole process (all its sockets
-                # share one inbox), and a group send past it is dropped without a word: the
-                # library's 100 left a page on a stale version after a run of quick moves.
+                # A process's unread messages, past which a send drops (100 left pages stale).
                 "capacity": int(os.environ.get("CHANNELS_CAPACITY", 10000)),
             },
         }

@@ -102,8 +102,8 @@ class Person:
     def state(self) -> dict[str, Any]:
         return self.page.evaluate(STATE_JS)
 
-    def wait_version(self, version: int) -> dict[str, Any]:
-        self.page.wait_for_function(VERSION_JS, arg=version)
+    def wait_version(self, version: int, timeout: float | None = None) -> dict[str, Any]:
+        self.page.wait_for_function(VERSION_JS, arg=version, timeout=timeout)
         return self.state
 
     def close_dialogs(self) -> None:

@@ -123,7 +123,10 @@ def _served(var_dir: Path, turn_seconds: int, grace_seconds: int) -> Iterator[Ma
 
 @pytest.fixture
 def make_run(tmp_path, chromium_path) -> Iterator[MakeRun]:
-    yield from _served(tmp_path / "var", 4, 3)
+    """Turns of 4 s and banks of 10 s. The creator's waiting room reloads into the match when
+    it starts, away from the table until the new page's socket opens: on a loaded machine that
+    took longer than a bank of 3 s, and the creator forfeited before the test began."""
+    yield from _served(tmp_path / "var", 4, 10)
 
 
 @pytest.fixture
@@ -163,7 +166,7 @@ def test_a_turn_clock_and_a_forfeit_from_the_worker_reach_the_open_pages(
 
     # Nobody moves: the worker's sweep plays the automatic move when the clock runs out.
     for person in by_seat.values():
-        state = person.wait_version(1)
+        state = person.wait_version(1, timeout=40_000)  # the turn, then the bank, then the sweep
         assert state["seats"][idle]["timeouts"] == 1
         assert person.page.evaluate(MARKED_JS), "the page reloaded to see the move"
 

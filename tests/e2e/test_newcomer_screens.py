@@ -20,7 +20,11 @@ from .threads import on_a_thread
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SIZES = [{"width": 375, "height": 667}, {"width": 360, "height": 640}, {"width": 844, "height": 390}]
+SIZES = [
+    {"width": 375, "height": 667},
+    {"width": 360, "height": 640},
+    {"width": 844, "height": 390},
+]
 
 
 def test_the_newcomers_screens_at_a_phones_sizes(browser, e2e_server, artifacts):
