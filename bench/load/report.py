@@ -12,7 +12,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,7 +47,7 @@ from bench.load.server import (
     setup_django,
 )
 from bench.load.sockets import Bench
-from bench.load.stats import cpu_model, load_average
+from bench.load.stats import busy_share, cpu_model, load_average, machine_ticks
 from bench.load.storm import add_arguments as add_storm_arguments
 from bench.load.storm import guests_needed as storm_guests
 
@@ -68,6 +68,34 @@ def server_log_problems(log: str) -> dict[str, Any]:
     }
 
 
+def slow_moves(summary: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per phase, the moves whose last seat heard of them after 1 s and after 3 s, and the
+    slowest: every ``move_to_last_seat`` figure the phase recorded, at any depth."""
+
+    def figures(node: Any) -> Iterator[dict[str, Any]]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "move_to_last_seat" and isinstance(value, dict) and "over_1s" in value:
+                    yield value
+                else:
+                    yield from figures(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from figures(value)
+
+    slow: dict[str, dict[str, Any]] = {}
+    for phase in summary.get("phase_seconds", {}):
+        found = list(figures(summary.get(phase)))
+        if found:
+            slowest = [f["max_ms"] for f in found if f.get("max_ms") is not None]
+            slow[phase] = {
+                "over_1s": sum(f["over_1s"] for f in found),
+                "over_3s": sum(f["over_3s"] for f in found),
+                "max_ms": max(slowest) if slowest else None,
+            }
+    return slow
+
+
 async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     from django.db import close_old_connections
 
@@ -75,14 +103,17 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
     run = PacedRun(args, server, bench)
     result: dict[str, Any] = {}
     seconds: dict[str, float] = {}  # each phase's length: the run's time budget, read per phase
+    busy: dict[str, float] = {}  # the machine's load in each phase: a latency means more below 70 %
     result["phase_seconds"] = seconds
+    result["phase_busy_percent"] = busy
 
     async def timed(name: str, phase: Awaitable[T]) -> T:
-        started = time.monotonic()
+        started, ticks = time.monotonic(), machine_ticks()
         try:
             return await phase
         finally:
             seconds[name] = round(time.monotonic() - started, 1)
+            busy[name] = busy_share(ticks, machine_ticks())
 
     watchdog = asyncio.ensure_future(run.watchdog())
     try:
@@ -151,7 +182,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
             result["arena"] = await timed("arena", arena_phase(run))
         run.check_alive()
         print("After the run", flush=True)
-        after_started = time.monotonic()
+        after_started, after_ticks = time.monotonic(), machine_ticks()
         result["after"] = {
             "matches": await run.in_db(end_leftovers, first_table),
             "audit_coins": await run.in_db(audit_coins),
@@ -159,6 +190,7 @@ async def run_phases(args: argparse.Namespace, server: Server) -> dict[str, Any]
             "socket_closes": dict(bench.closes),
         }
         seconds["after"] = round(time.monotonic() - after_started, 1)
+        busy["after"] = busy_share(after_ticks, machine_ticks())
     finally:
         watchdog.cancel()
         await run.in_db(close_old_connections)
@@ -301,6 +333,17 @@ def print_summary(summary: dict[str, Any]) -> None:
         )
     phases = summary.get("phase_seconds", {})
     print("  seconds a phase: " + ", ".join(f"{name} {took:g}" for name, took in phases.items()))
+    busy = summary.get("phase_busy_percent", {})
+    print("  machine busy a phase: " + ", ".join(f"{name} {pct:g} %" for name, pct in busy.items()))
+    slow = slow_moves(summary)
+    if slow:
+        print(
+            "  moves → last seat over 1 s / over 3 s (the slowest): "
+            + ", ".join(
+                f"{name} {late['over_1s']} / {late['over_3s']} ({late['max_ms']} ms)"
+                for name, late in slow.items()
+            )
+        )
     for check in summary["floors"]:
         print(f"  [{'PASS' if check['passed'] else 'FAIL'}] {check['floor']}: {check['value']}")
     for check in summary["checks"]:

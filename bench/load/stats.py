@@ -65,6 +65,22 @@ def load_average() -> list[float]:
     return [round(value, 2) for value in os.getloadavg()]
 
 
+def machine_ticks() -> tuple[int, int]:
+    """Busy and total CPU ticks of the whole machine since boot (every core, every process):
+    two readings give the share of the machine a phase kept busy, the bench's own client and
+    whatever else ran beside it included."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """Percent of the machine busy between two ``machine_ticks`` readings."""
+    total = after[1] - before[1]
+    return round(100 * (after[0] - before[0]) / total, 1) if total > 0 else 0.0
+
+
 def cpu_model() -> str:
     with contextlib.suppress(OSError), open("/proc/cpuinfo") as info:
         for line in info:
@@ -133,4 +149,7 @@ def latency_summary(values: list[float]) -> dict[str, float | int | None]:
         "p50_ms": ms(percentile(values, 0.5)),
         "p99_ms": ms(percentile(values, 0.99)),
         "max_ms": ms(max(values) if values else None),
+        # What a player feels, whatever the percentiles say (issue 43 § 2).
+        "over_1s": sum(value > 1.0 for value in values),
+        "over_3s": sum(value > 3.0 for value in values),
     }

@@ -132,6 +132,12 @@ def test_the_load_bench_plays_two_tables_on_real_servers_and_checks_what_it_saw(
     failed = [check for check in run["checks"] if not check["passed"]]
     assert not failed, failed
     assert {floor["floor"].split()[0] for floor in run["floors"]} >= {"web", "capacity"}
+    # Issue 43 § 2: each phase's machine load, and its late moves beside the percentiles.
+    busy = run["phase_busy_percent"]
+    assert set(busy) == set(run["phase_seconds"]) and all(0 < pct <= 100 for pct in busy.values())
+    late = open_step["move_to_last_seat"]
+    assert late["over_1s"] >= late["over_3s"] >= 0 and late["max_ms"] >= late["p99_ms"]
+    assert "machine busy a phase: " in stdout and "over 1 s / over 3 s" in stdout
     assert "Server stopped (serve.py exit code 0)" in stdout
     for node in ("", "-node2"):
         log = output.with_name(f"latest-server{node}.log").read_text()
