@@ -8,10 +8,14 @@ const notifications = document.getElementById("notifications");
 const liveStatus = document.getElementById("live-status");
 
 let connectedBefore = false;
+let checked = false;
 
-// News sent between this page's render and its socket's opening would be lost (the table filled
-// and asked for this tab's value; the match started once the last value came): once the socket is
-// open, the page as the server has it now says where the table is.
+// News sent between this page's render and its socket's joining its groups would be lost (the
+// table filled and asked for this tab's value; the match started once the last value came): once
+// the socket's first frame has come (the server sends it after joining them, docs/protocol.md
+// § The lobby socket), the page as the server has it now says where the table is. Asked at the
+// socket's opening instead, the answer could come before a start whose news the socket then
+// missed, and the page waited in an empty room while the match ran.
 async function tableNow() {
   try {
     const page = await (
@@ -40,16 +44,21 @@ const live = connect("/ws/lobby/", {
     if (connectedBefore) window.location.reload();
     connectedBefore = true;
     reveal(root.dataset.revealCommitment || "");
-    tableNow().then((now) => {
-      if (!now.open) window.location.reload();
-      else if (now.commitment !== root.dataset.revealCommitment) reveal(now.commitment);
-    });
   },
   onStatus(text) {
     liveStatus.textContent = text;
     liveStatus.dataset.connected = text ? "no" : "yes";
   },
   onMessage(message) {
+    if (message.type === "lobby") {
+      if (checked) return;
+      checked = true;
+      tableNow().then((now) => {
+        if (!now.open) window.location.reload();
+        else if (now.commitment !== root.dataset.revealCommitment) reveal(now.commitment);
+      });
+      return;
+    }
     if (message.type === "reveal") {
       reveal(message.commitment); // the table is full: this tab's value, if it committed
       return;
