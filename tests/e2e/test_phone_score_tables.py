@@ -4,11 +4,12 @@ match's tables no longer scroll sideways inside their box with nothing to say so
 At 360×640 (the narrowest phone), 375×667 and on its side at 844×390, in English and (at 360 px)
 in Russian: an arena's page after its end (rank, player, score, the points per match; the
 performance and the prize step aside on a phone, and a line says so) and a Swiss event's page in
-its first round (its tiebreaks step aside), a Japanese Joker
-match's page (its scores by hand, its seats' shares of the seed) and a classic Joker match's page
-for four (its score sheet). Nothing on the page scrolls sideways, the page included; every cell
-of a table that shows lies inside the screen's width; on the phone on its side, every column is
-back. Screenshots: tests/e2e/artifacts/phone-tables-<page>-<width>x<height>[-ru][-<table>].png.
+its first round (its tiebreaks step aside), a Japanese Joker match's page (its scores by hand,
+its seats' shares of the seed) and a classic Joker match's page for four (its score sheet, as
+played and again with the widest scores a sheet can hold). Nothing on the page scrolls sideways,
+the page included; every cell of a table that shows lies inside the screen's width; on the phone
+on its side, every column is back. Screenshots:
+tests/e2e/artifacts/phone-tables-<page>-<width>x<height>[-ru][-<table>].png.
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ WIDE_JS = """() => {
       said.push(`"${text}" lies at ${Math.round(r.left)}..${Math.round(r.right)}`);
   }
   return said;
+}"""
+# A match's scores differ from run to run: the sheet must hold the widest any match can write.
+# Each seat's cell of the first deal becomes a khishti at its harshest option (bid 9, took 0:
+# -900 ∅), and each seat's first pulka total the lowest four such deals make (-3600 ★).
+WIDEST_SHEET_JS = """() => {
+  const row = document.querySelector(".match-sheet tr[data-deal]");
+  for (const cell of row.querySelectorAll(".sheet-cell"))
+    cell.innerHTML = '<span class="bid-taken">9/0</span> -900 <span class="mark">∅</span>';
+  for (const cell of document.querySelectorAll(".match-sheet .pulka-total td"))
+    cell.innerHTML = '<strong>-3600</strong> <span class="mark">★</span>';
 }"""
 # The tables, each pictured on its own too (phone-tables-<page>-<size>-<part>.png).
 PARTS = {
@@ -115,6 +126,11 @@ def look(reader: Person, artifacts, name: str, url: str) -> list[str]:
                     path = artifacts / f"{shot}-{part}.png"
                     reader.page.locator(selector).screenshot(path=str(path))
             said += [f"{shot}: {p}" for p in reader.page.evaluate(WIDE_JS)]
+            if name == "classic_joker":
+                reader.page.evaluate(WIDEST_SHEET_JS)
+                path = artifacts / f"{shot}-widest.png"
+                reader.page.locator(PARTS["sheet"]).screenshot(path=str(path))
+                said += [f"{shot}, the widest scores: {p}" for p in reader.page.evaluate(WIDE_JS)]
             if name in ("arena", "swiss"):
                 said += standings_problems(reader, shot, size)
     reader.speak("en")
