@@ -28,7 +28,9 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
         person.become_guest()
         page.goto(f"/matches/{match_id}/")
         seat = page.locator(".review-seat[data-seat='0']")
-        seat.get_by_role("button", name="Review this play").click()
+        # The test server makes the review inside the POST (eager tasks): the click's wait for
+        # the navigation it starts is as long as the review may take on a loaded machine.
+        seat.get_by_role("button", name="Review this play").click(timeout=60_000)
         page.wait_for_url(re.compile(rf"/matches/{match_id}/#review$"), timeout=60_000)
         seat = page.locator(".review-seat[data-seat='0']")
         assert seat.get_attribute("data-status") == "done"
