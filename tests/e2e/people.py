@@ -126,14 +126,14 @@ class Person:
     def snap(self, artifacts: Path, name: str, size: dict[str, int] = PHONE) -> None:
         """One more picture for people to look at (a dialog, a state of the table)."""
         self.resize(size)
-        self.page.screenshot(path=str(artifacts / f"{name}-{size['width']}.png"))
+        self.page.screenshot(scale="css", path=str(artifacts / f"{name}-{size['width']}.png"))
         self.page.set_viewport_size(DESKTOP)
 
     def screenshot(self, artifacts: Path, game: str) -> None:
         for size in (DESKTOP, PHONE):
             self.resize(size)
             self.page.screenshot(
-                path=str(artifacts / f"{game}-{size['width']}.png"), full_page=True
+                scale="css", path=str(artifacts / f"{game}-{size['width']}.png"), full_page=True
             )
             if size is PHONE:
                 width = self.page.evaluate("document.documentElement.scrollWidth")

@@ -338,7 +338,9 @@ def test_two_players_play_an_arena_from_its_start_to_the_podium(arena_people, be
     )
     expect(vera.page.locator(f".playing-entry[data-table='{table}']")).to_have_count(0)
     assert vera_unreloaded()
-    vera.page.screenshot(path=str(artifacts / "arena-standings-live-1280.png"), full_page=True)
+    vera.page.screenshot(
+        scale="css", path=str(artifacts / "arena-standings-live-1280.png"), full_page=True
+    )
 
     # Both players close the result and go back to the event through the table's note.
     for person in (winner, loser):
@@ -376,7 +378,9 @@ def test_two_players_play_an_arena_from_its_start_to_the_podium(arena_people, be
             coins = person.page.locator(f"#podium li[data-player='{name}'] .coins")
             expect(coins).to_be_visible()
             expect(coins).to_have_text(re.compile(rf"^◎ {prizes[name]}\b"))
-    ana.page.screenshot(path=str(artifacts / f"arena-podium-{PHONE['width']}.png"), full_page=True)
-    vera.page.screenshot(path=str(artifacts / "arena-podium-1280.png"), full_page=True)
+    ana.page.screenshot(
+        scale="css", path=str(artifacts / f"arena-podium-{PHONE['width']}.png"), full_page=True
+    )
+    vera.page.screenshot(scale="css", path=str(artifacts / "arena-podium-1280.png"), full_page=True)
     width = ana.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the podium page scrolls sideways on a phone ({width}px)"

@@ -137,7 +137,7 @@ def snap_panel(person: Person, artifacts, name: str) -> None:
     for size in (DESKTOP, PHONE):
         person.resize(size)  # the hand re-fans for the width
         person.page.locator("#action-panel").evaluate("n => n.scrollIntoView({block: 'end'})")
-        person.page.screenshot(path=str(artifacts / f"{name}-{size['width']}.png"))
+        person.page.screenshot(scale="css", path=str(artifacts / f"{name}-{size['width']}.png"))
     person.page.set_viewport_size(DESKTOP)
 
 

@@ -32,7 +32,9 @@ DESKTOP = {"width": 1280, "height": 720}
 def picture(person: Person, artifacts, seats: int, phase: str) -> None:
     for size in (DESKTOP, PHONE):
         person.page.set_viewport_size(size)
-        person.page.screenshot(path=str(artifacts / f"classic-{seats}-{phase}-{size['width']}.png"))
+        person.page.screenshot(
+            scale="css", path=str(artifacts / f"classic-{seats}-{phase}-{size['width']}.png")
+        )
         width = person.page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"{phase} at {size['width']} px scrolls sideways"
     person.page.set_viewport_size(DESKTOP)

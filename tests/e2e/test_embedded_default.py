@@ -182,7 +182,7 @@ def test_a_turn_clock_and_a_forfeit_from_the_worker_reach_the_open_pages(
     result = stays.state["result"]
     assert result["reason"] == "aborted" and result["forfeited"] == [away]
     assert stays.page.evaluate(MARKED_JS)
-    stays.page.screenshot(path=str(artifacts / "embedded-forfeit-arrived.png"))
+    stays.page.screenshot(scale="css", path=str(artifacts / "embedded-forfeit-arrived.png"))
     for person in people:
         person.context.close()
 

@@ -173,7 +173,9 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         assert rows.count() >= seats and deals.first.locator("tr.differs").count() == 0
         width, inner = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
         assert width <= inner, (width, inner)
-        page.screenshot(path=str(artifacts / f"fairness-holds-{game}-{seats}.png"), full_page=True)
+        page.screenshot(
+            scale="css", path=str(artifacts / f"fairness-holds-{game}-{seats}.png"), full_page=True
+        )
 
         record = json.loads(
             page.evaluate(f"() => fetch('/matches/{match_id}/export/').then(r => r.text())")
@@ -196,7 +198,9 @@ def test_the_page_checks_a_real_match_and_names_a_tampered_deal(
         assert bad.locator("tr.differs").count() == 2  # the two seats whose hands changed
         assert bad.locator("tr.differs").first.is_visible()  # opened, in view of the reader
         page.screenshot(
-            path=str(artifacts / f"fairness-tampered-{game}-{seats}.png"), full_page=True
+            scale="css",
+            path=str(artifacts / f"fairness-tampered-{game}-{seats}.png"),
+            full_page=True,
         )
 
         seed = json.loads(json.dumps(record))

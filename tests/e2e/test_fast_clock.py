@@ -208,7 +208,9 @@ def test_the_clock_warns_before_its_last_automatic_move_and_the_result_says_why(
     for size in ({"width": 375, "height": 667}, {"width": 844, "height": 390}):
         alice.page.set_viewport_size(size)
         expect(warning).to_be_in_viewport()
-        alice.page.screenshot(path=str(artifacts / f"clock-warning-{size['width']}.png"))
+        alice.page.screenshot(
+            scale="css", path=str(artifacts / f"clock-warning-{size['width']}.png")
+        )
 
     _until_timeouts(tid, sleeper, 3)
     match = Match.objects.get(table_id=tid)
@@ -227,7 +229,9 @@ def test_the_clock_warns_before_its_last_automatic_move_and_the_result_says_why(
     for size in ({"width": 375, "height": 667}, {"width": 844, "height": 390}):
         alice.page.set_viewport_size(size)
         expect(alice.page.locator(f"#forfeit-why-{sleeper}")).to_be_in_viewport()
-        alice.page.screenshot(path=str(artifacts / f"clock-forfeit-result-{size['width']}.png"))
+        alice.page.screenshot(
+            scale="css", path=str(artifacts / f"clock-forfeit-result-{size['width']}.png")
+        )
     # In Georgian, every word of it (the page reopened in the player's language).
     alice.speak("ka")
     alice.page.set_viewport_size({"width": 375, "height": 667})
@@ -235,4 +239,4 @@ def test_the_clock_warns_before_its_last_automatic_move_and_the_result_says_why(
     said = alice.page.locator(f"#forfeit-why-{sleeper}")
     expect(said).to_have_text("პარტია წაგებულად ჩაგეთვალათ: ზედიზედ 3 სვლა საათმა გააკეთა.")
     expect(alice.page.locator(".score-list .badge.gone")).to_have_text("დრო ამოეწურა")
-    alice.page.screenshot(path=str(artifacts / "clock-forfeit-result-375-ka.png"))
+    alice.page.screenshot(scale="css", path=str(artifacts / "clock-forfeit-result-375-ka.png"))

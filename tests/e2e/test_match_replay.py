@@ -66,7 +66,7 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert page.locator("#replay-board .rseat").count() == 2
     assert page.locator("#replay-board .rseat").first.locator(".rhand .rcard").count() == 3
     assert page.locator("#replay-board .rseat").first.locator(".rpending .rcard").count() == 15
-    page.screenshot(path=str(artifacts / "replay-start.png"), full_page=True)
+    page.screenshot(scale="css", path=str(artifacts / "replay-start.png"), full_page=True)
 
     page.get_by_role("button", name="Card ▶").click()  # the trump choice
     assert shown(page) == 1 and "chooses trumps" in page.locator("#replay-event").inner_text()
@@ -76,7 +76,7 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert shown(page) == 3  # the lead and the answer: the first trick is complete
     assert page.locator(".rtrick h3").inner_text().startswith("Trick taken by")
     assert page.locator(".rtrick .rcard").count() == 2
-    page.screenshot(path=str(artifacts / "replay-first-trick.png"), full_page=True)
+    page.screenshot(scale="css", path=str(artifacts / "replay-first-trick.png"), full_page=True)
 
     page.keyboard.press("Shift+ArrowRight")
     assert shown(page) == 5
@@ -91,7 +91,7 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     assert second > 30
     assert page.locator(".rsummary").inner_text().startswith("Hand 1 is over:")
     assert page.locator(".rtrick h3").inner_text().startswith("Trick taken by")  # the last one
-    page.screenshot(path=str(artifacts / "replay-hand-2.png"), full_page=True)
+    page.screenshot(scale="css", path=str(artifacts / "replay-hand-2.png"), full_page=True)
     page.get_by_role("button", name="|◀ Hand").click()
     assert shown(page) == 0
     page.get_by_role("button", name="Hand ▶|").click()
@@ -109,7 +109,9 @@ def test_stepping_a_finished_match_by_card_trick_and_hand(browser, e2e_server, a
     phone.page.locator("#replay.ready").wait_for()
     assert shown(phone.page) == 7
     assert phone.page.locator("#replay-link").get_attribute("href") == "?step=7"
-    phone.page.screenshot(path=str(artifacts / "replay-step-7-phone.png"), full_page=True)
+    phone.page.screenshot(
+        scale="css", path=str(artifacts / "replay-step-7-phone.png"), full_page=True
+    )
     width = phone.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the match page scrolls sideways ({width}px)"
     errors = viewer.errors + phone.errors
@@ -128,7 +130,7 @@ def test_a_classic_match_page_with_its_score_sheet_and_four_seats(browser, e2e_s
     assert page.locator(".match-sheet tr[data-deal]").count() == 16
     page.keyboard.press("PageDown")
     assert page.locator(".rsummary").count() == 1
-    page.screenshot(path=str(artifacts / "replay-classic.png"), full_page=True)
+    page.screenshot(scale="css", path=str(artifacts / "replay-classic.png"), full_page=True)
     errors = viewer.errors
     viewer.context.close()
     assert not errors, errors

@@ -47,8 +47,8 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
         assert box and box["height"] > 60 and box["x"] >= 0 and box["x"] + box["width"] <= 360
         called_out = seat.locator(".review-chart circle.mistake, .review-chart circle.blunder")
         assert called_out.count() == marks.count()
-        seat.screenshot(path=str(artifacts / "review-chart-360.png"))
-        page.screenshot(path=str(artifacts / "review-summary-360.png"), full_page=True)
+        seat.screenshot(scale="css", path=str(artifacts / "review-chart-360.png"))
+        page.screenshot(scale="css", path=str(artifacts / "review-summary-360.png"), full_page=True)
         link = marks.first.locator("a")
         step = int(re.search(r"step=(\d+)", link.get_attribute("href")).group(1))
         link.click()
@@ -66,7 +66,7 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
         if re.fullmatch(r"([2-9JQKA]|10)[♠♥♦♣]|the (red|black) joker", best):
             assert page.locator("#replay-board .rseat[data-seat='0'] .review-better").is_visible()
         assert taken
-        page.screenshot(path=str(artifacts / "review-mark-360.png"), full_page=True)
+        page.screenshot(scale="css", path=str(artifacts / "review-mark-360.png"), full_page=True)
         # The mark's line as a phone shows it (the viewport, not the page), at 360x640 and at
         # 375x667: on the screen, inside its width.
         for width, height in ((360, 640), (375, 667)):
@@ -74,7 +74,7 @@ def test_a_guest_reviews_a_seat_and_steps_to_its_marks(browser, e2e_server, arti
             line.scroll_into_view_if_needed()
             box = line.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
-            page.screenshot(path=str(artifacts / f"review-mark-{width}x{height}.png"))
+            page.screenshot(scale="css", path=str(artifacts / f"review-mark-{width}x{height}.png"))
         assert not person.errors, person.errors
     finally:
         person.context.close()

@@ -64,7 +64,9 @@ def shoot(person: Person, artifacts, name: str) -> None:
             "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
         )
         person.page.screenshot(
-            path=str(artifacts / f"{name}-{size['width']}x{size['height']}.png"), full_page=True
+            scale="css",
+            path=str(artifacts / f"{name}-{size['width']}x{size['height']}.png"),
+            full_page=True,
         )
 
 
@@ -215,10 +217,12 @@ def test_no_page_outside_the_table_scrolls_sideways_at_375_px(
             no_sideways_scroll(long_named, path)
         long_named.page.goto("/friends/")
         long_named.page.screenshot(
-            path=str(artifacts / "friends-long-names-375.png"), full_page=True
+            scale="css", path=str(artifacts / "friends-long-names-375.png"), full_page=True
         )
         long_named.page.goto("/")
-        long_named.page.screenshot(path=str(artifacts / "lobby-long-name-375.png"), full_page=True)
+        long_named.page.screenshot(
+            scale="css", path=str(artifacts / "lobby-long-name-375.png"), full_page=True
+        )
         for person in (visitor, guest):
             no_sideways_scroll(person, "/")
     finally:
@@ -247,7 +251,7 @@ def test_a_friend_request_arrives_live_with_a_toast_and_a_count(
         toast.wait_for()
         assert "levan wants to be your friend." in toast.inner_text()
         assert badge.is_visible() and badge.locator(".nav-count-number").inner_text() == "1"
-        nino.page.screenshot(path=str(artifacts / "friend-request-toast-1280.png"))
+        nino.page.screenshot(scale="css", path=str(artifacts / "friend-request-toast-1280.png"))
         toast.get_by_role("link", name="See the request").click()
         nino.page.wait_for_url(re.compile(r"/friends/$"))
         assert nino.page.get_by_role("button", name="Accept").is_visible()

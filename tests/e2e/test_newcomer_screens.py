@@ -45,14 +45,18 @@ def test_the_newcomers_screens_at_a_phones_sizes(browser, e2e_server, artifacts)
             page.goto("/tables/new/japanese_joker/")
             expect(page.get_by_text("Public", exact=True)).to_be_visible()
             assert page.locator("input[value='pool']").count() == 0
-            page.screenshot(path=str(artifacts / f"newcomer-new-table-{size['width']}.png"))
+            page.screenshot(
+                scale="css", path=str(artifacts / f"newcomer-new-table-{size['width']}.png")
+            )
 
             page.goto("/players/una/")
             figure = page.locator("[data-reputation=completion]")
             figure.scroll_into_view_if_needed()
             expect(figure).to_be_in_viewport()
             assert page.locator("[data-record=completion]").count() == 0  # one figure
-            page.screenshot(path=str(artifacts / f"newcomer-profile-{size['width']}.png"))
+            page.screenshot(
+                scale="css", path=str(artifacts / f"newcomer-profile-{size['width']}.png")
+            )
 
         page.set_viewport_size(SIZES[0])
         page.goto(f"/matches/{match_id}/")
@@ -73,7 +77,9 @@ def test_the_newcomers_screens_at_a_phones_sizes(browser, e2e_server, artifacts)
             page.set_viewport_size(size)
             marks.scroll_into_view_if_needed()
             expect(marks.locator("li").first).to_be_in_viewport()
-            page.screenshot(path=str(artifacts / f"newcomer-review-{size['width']}.png"))
+            page.screenshot(
+                scale="css", path=str(artifacts / f"newcomer-review-{size['width']}.png")
+            )
         assert not person.errors, person.errors
     finally:
         person.context.close()

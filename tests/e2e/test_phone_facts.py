@@ -54,7 +54,7 @@ def look(person: Person, artifacts, game: str, sizes, language: str = "en") -> l
         person.resize(size)
         suffix = "" if language == "en" else f"-{language}"
         name = f"phone-facts-{game}-{size['width']}x{size['height']}{suffix}"
-        person.page.screenshot(path=str(artifacts / f"{name}.png"))
+        person.page.screenshot(scale="css", path=str(artifacts / f"{name}.png"))
         facts: list[dict[str, Any]] = person.page.evaluate(FACTS_JS)
         assert len(facts) >= 2, facts
         said += [f"{name}: {fact}" for fact in facts if fact["cut"] or not fact["inside"]]

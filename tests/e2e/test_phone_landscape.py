@@ -90,7 +90,7 @@ def look(person: Person, artifacts, name: str) -> list[str]:
     for size in SIZES:
         person.resize(size)
         shot = f"phone-side-{name}-{size['width']}x{size['height']}"
-        person.page.screenshot(path=str(artifacts / f"{shot}.png"))
+        person.page.screenshot(scale="css", path=str(artifacts / f"{shot}.png"))
         found: list[str] = person.page.evaluate(SIDE_JS)
         said += [f"{shot}: {p}" for p in found]
         said += [f"{shot}: {p}" for p in problems(measure(person, TABLE_PARTS))]
@@ -173,7 +173,7 @@ def test_japanese_whists_trick_on_a_phone_on_its_side(phones, artifacts):
         for size in SIZES:
             person.resize(size)
             shot = f"phone-side-japanese_whist-trick-{size['width']}x{size['height']}"
-            person.page.screenshot(path=str(artifacts / f"{shot}.png"))
+            person.page.screenshot(scale="css", path=str(artifacts / f"{shot}.png"))
             cards = person.page.evaluate(TRICK_JS)
             assert cards, "no card in the trick"
             for card in cards:

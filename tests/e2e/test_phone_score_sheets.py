@@ -117,13 +117,13 @@ def test_a_deals_summary_shows_the_sheet_so_far_beside_ones_own_decision(phones,
     for size in SIZES:
         nxt.resize(size)
         name = f"phone-sheet-summary-{size['width']}x{size['height']}"
-        nxt.page.screenshot(path=str(artifacts / f"{name}.png"))
+        nxt.page.screenshot(scale="css", path=str(artifacts / f"{name}.png"))
         found = read_sheet(nxt)
         failures += [f"{name}: {p}" for p in sheet_problems(found, docked=True)]
         failures += [f"{name}: {p}" for p in problems(measure(nxt, SUMMARY_PARTS))]
     # And as a computer's screen shows it (pictured only): Continue beside the title there too.
     nxt.resize({"width": 1280, "height": 800})
-    nxt.page.screenshot(path=str(artifacts / "phone-sheet-summary-1280x800.png"))
+    nxt.page.screenshot(scale="css", path=str(artifacts / "phone-sheet-summary-1280x800.png"))
     assert not failures, "\n".join(failures)
 
 
@@ -143,7 +143,7 @@ def test_the_final_score_sheet_shows_the_last_pulka_and_the_total(phones, artifa
     for size in SIZES:
         person.resize(size)
         name = f"phone-sheet-final-{size['width']}x{size['height']}"
-        person.page.screenshot(path=str(artifacts / f"{name}.png"))
+        person.page.screenshot(scale="css", path=str(artifacts / f"{name}.png"))
         found = read_sheet(person)
         failures += [f"{name}: {p}" for p in sheet_problems(found, docked=False)]
         if size["height"] > 600 and found["wrapScrolls"]:
@@ -161,7 +161,7 @@ def test_the_final_score_sheet_shows_the_last_pulka_and_the_total(phones, artifa
     person.page.locator("#dialog-sheet").wait_for()
     person.resize(SIZES[1])
     name = "phone-sheet-final-360x640-ru"
-    person.page.screenshot(path=str(artifacts / f"{name}.png"))
+    person.page.screenshot(scale="css", path=str(artifacts / f"{name}.png"))
     failures += [f"{name}: {p}" for p in sheet_problems(read_sheet(person), docked=False)]
     person.speak("en")
     assert not failures, "\n".join(failures)

@@ -120,16 +120,16 @@ def look(reader: Person, artifacts, name: str, url: str) -> list[str]:
             reader.page.goto(url)
             suffix = "" if language == "en" else f"-{language}"
             shot = f"phone-tables-{name}-{size['width']}x{size['height']}{suffix}"
-            reader.page.screenshot(path=str(artifacts / f"{shot}.png"), full_page=True)
+            reader.page.screenshot(scale="css", path=str(artifacts / f"{shot}.png"), full_page=True)
             for part, selector in PARTS.items():  # each table closer, to look at
                 if reader.page.locator(selector).count():
                     path = artifacts / f"{shot}-{part}.png"
-                    reader.page.locator(selector).screenshot(path=str(path))
+                    reader.page.locator(selector).screenshot(scale="css", path=str(path))
             said += [f"{shot}: {p}" for p in reader.page.evaluate(WIDE_JS)]
             if name == "classic_joker":
                 reader.page.evaluate(WIDEST_SHEET_JS)
                 path = artifacts / f"{shot}-widest.png"
-                reader.page.locator(PARTS["sheet"]).screenshot(path=str(path))
+                reader.page.locator(PARTS["sheet"]).screenshot(scale="css", path=str(path))
                 said += [f"{shot}, the widest scores: {p}" for p in reader.page.evaluate(WIDE_JS)]
             if name in ("arena", "swiss"):
                 said += standings_problems(reader, shot, size)

@@ -82,7 +82,7 @@ class Phones:
             found = measure(person, parts)
             suffix = "" if language == "en" else f"-{language}"
             name = f"phone-{self.game}-{phase}-{size['width']}x{size['height']}{suffix}"
-            person.page.screenshot(path=str(self.artifacts / f"{name}.png"))
+            person.page.screenshot(scale="css", path=str(self.artifacts / f"{name}.png"))
             turn = person.state["status"] == "playing"
             self.failures += [f"{name}: {p}" for p in problems(found, turn=turn)]
             self.rows.append(

@@ -122,7 +122,7 @@ def review_own_play(person: Person, worker: Worker, artifacts) -> None:
         f"{mine} .review-chart circle.mistake, {mine} .review-chart circle.blunder"
     )
     assert called_out.count() == marks.count()
-    page.screenshot(path=str(artifacts / "practice-review.png"), full_page=True)
+    page.screenshot(scale="css", path=str(artifacts / "practice-review.png"), full_page=True)
     if marks.count():  # random clicks against the computer: nearly always some
         marks.first.locator("a").click()
         page.locator("#replay.ready").wait_for()

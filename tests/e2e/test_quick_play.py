@@ -168,7 +168,7 @@ def test_a_guest_on_a_phone_plays_now_with_computers_after_10_s(browser, sweepin
         waiting = guest.page.locator("#pn-pools").inner_text()
         assert "Japanese Joker" in waiting and "Casual" in waiting, waiting
         assert "10 s" in guest.page.locator("#pn-fill-note").inner_text()
-        guest.page.screenshot(path=str(artifacts / "play-now-waiting-360.png"))
+        guest.page.screenshot(scale="css", path=str(artifacts / "play-now-waiting-360.png"))
 
         table = at_a_playing_table(guest, 15_000)
         took = time.monotonic() - pressed
@@ -278,7 +278,7 @@ def test_two_players_in_one_rated_pool_meet_at_one_table_within_5_s(two_players,
     for person in two_players:
         person.page.goto("/")
         choose(person, ["japanese_joker"], ["fast"], stakes=["0"], kinds=["rated"])
-    first.page.screenshot(path=str(artifacts / "play-now-desktop.png"))
+    first.page.screenshot(scale="css", path=str(artifacts / "play-now-desktop.png"))
     play_now(first)
     first.page.locator("#pn-leave").wait_for()  # waiting
     assert "Looking for a game" in first.page.locator("#pn-state").inner_text()
@@ -394,7 +394,7 @@ def test_the_panel_fits_a_360_phone_and_leave_shows_only_while_waiting(
         texts = " ".join(control["text"] for control in controls)
         for words in ("Japanese Joker", "Fast", "Normal", "Relaxed", "Play now"):
             assert words in texts, texts
-    page.screenshot(path=str(artifacts / f"play-now-360-{language}.png"))
+    page.screenshot(scale="css", path=str(artifacts / f"play-now-360-{language}.png"))
 
     choose(guest, ["japanese_joker"], ["fast", "relaxed"], fill="")  # wait for people
     play_now(guest)
@@ -406,7 +406,7 @@ def test_the_panel_fits_a_360_phone_and_leave_shows_only_while_waiting(
     page.wait_for_function("() => document.getElementById('pn-elapsed').textContent >= '0:01'")
     controls_fit(guest)
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(artifacts / f"play-now-waiting-360-{language}.png"))
+    page.screenshot(scale="css", path=str(artifacts / f"play-now-waiting-360-{language}.png"))
 
     page.locator("#pn-leave").click()
     page.locator("#pn-go").wait_for()
@@ -436,7 +436,7 @@ def test_the_panel_fits_a_360_phone_and_leave_shows_only_while_waiting(
         assert shown(player, "#pn-fill") and shown(player, "#pn-fill-after")
         controls_fit(player)
         player.page.screenshot(
-            path=str(artifacts / f"play-now-player-360-{language}.png"), full_page=True
+            scale="css", path=str(artifacts / f"play-now-player-360-{language}.png"), full_page=True
         )
         assert not player.errors, player.errors
     finally:

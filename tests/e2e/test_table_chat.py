@@ -83,7 +83,9 @@ def test_two_players_chat_and_a_report_reaches_the_admin(browser, e2e_server, ar
         line.wait_for()
         assert line.locator(".chat-text").inner_text() == LINE
         assert alice.page.locator("#chat-log b").count() == 0
-        alice.page.locator("#chat").screenshot(path=str(artifacts / "table-chat-panel.png"))
+        alice.page.locator("#chat").screenshot(
+            scale="css", path=str(artifacts / "table-chat-panel.png")
+        )
 
         # Muting hides the chat, for this player only, and stays muted on the next visit.
         alice.page.locator("#chat-mute").click()
@@ -112,7 +114,7 @@ def test_two_players_chat_and_a_report_reaches_the_admin(browser, e2e_server, ar
         log.wait_for()
         assert LINE in log.inner_text() and "Good luck" in log.inner_text()
         assert "rude to the table" in admin.page.content()
-        admin.page.screenshot(path=str(artifacts / "admin-report.png"), full_page=True)
+        admin.page.screenshot(scale="css", path=str(artifacts / "admin-report.png"), full_page=True)
         assert not alice.errors and not bob.errors
     finally:
         for person in (alice, bob, admin):

@@ -146,7 +146,9 @@ def test_2_a_spectator_from_the_lobby_sees_every_seat_named(people, browser, e2e
     try:
         for person, size in ((watcher, DESKTOP), (phone, PHONE)):
             person.resize(size)
-            person.page.screenshot(path=str(artifacts / f"spectator-{size['width']}.png"))
+            person.page.screenshot(
+                scale="css", path=str(artifacts / f"spectator-{size['width']}.png")
+            )
             seats = person.page.evaluate(SEATS_JS)
             assert sorted(s["name"] for s in seats) == names, seats
             for seat in seats:
@@ -194,7 +196,8 @@ def test_3_the_classic_deal_summary_fits_a_phone_in_every_language(phones, artif
             person.resize(size)
             language = person.page.evaluate("document.documentElement.lang")
             person.page.screenshot(
-                path=str(artifacts / f"summary-{language}-{size['width']}x{size['height']}.png")
+                scale="css",
+                path=str(artifacts / f"summary-{language}-{size['width']}x{size['height']}.png"),
             )
             found = person.page.evaluate(CUT_JS)
             where = f"{language} at {size['width']}"
@@ -293,7 +296,7 @@ def test_4_an_automatic_move_is_said_and_the_summary_blocks_nothing(phones, sett
             else f"Time ran out for {name}: bid {bid}."
         )
         assert notice == {"text": expected, "inside": True}, (other, notice)
-    by_seat[seat].page.screenshot(path=str(artifacts / "timeout-bid-375.png"))
+    by_seat[seat].page.screenshot(scale="css", path=str(artifacts / "timeout-bid-375.png"))
 
     # The deal's last card: played by the server, it ends the deal; the summary comes, and the
     # next deal's first turn keeps its clock, decision and hand in sight and in reach.
@@ -317,7 +320,7 @@ def test_4_an_automatic_move_is_said_and_the_summary_blocks_nothing(phones, sett
             ), text
     nxt = by_seat[group[0].state["view"]["to_act"]]
     nxt.page.locator("#action-panel .choices button:not([disabled])").first.wait_for()
-    nxt.page.screenshot(path=str(artifacts / "timeout-summary-next-turn-375.png"))
+    nxt.page.screenshot(scale="css", path=str(artifacts / "timeout-summary-next-turn-375.png"))
     reached = nxt.page.evaluate(
         REACH_JS,
         ["#turn-line", "#turn-clock", "#action-panel button:not([disabled])", "#my-hand .card"],

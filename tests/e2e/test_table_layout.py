@@ -51,7 +51,9 @@ def check(person: Person, artifacts, name: str, parts: list[str]) -> None:
     """At each size: no sideways scrolling; at the desktop sizes, ``parts`` inside the window."""
     for size in SIZES:
         person.resize(size)
-        person.page.screenshot(path=str(artifacts / f"layout-{name}-{size['width']}.png"))
+        person.page.screenshot(
+            scale="css", path=str(artifacts / f"layout-{name}-{size['width']}.png")
+        )
         found: dict[str, Any] = person.page.evaluate(MEASURE_JS, parts)
         assert found["scrollWidth"] <= found["width"], (
             f"{name} at {size['width']}: the page scrolls sideways ({found['scrollWidth']}px)"
@@ -119,7 +121,7 @@ def collected(person: Person, artifacts, game: str) -> None:
         page.locator("#action-panel .choices button").first.click()
     page.locator(".trick-zone.collecting").wait_for()
     found = page.wait_for_function(OVERLAP_JS).json_value()  # the last card has landed
-    page.screenshot(path=str(artifacts / f"layout-{game}-collecting-375.png"))
+    page.screenshot(scale="css", path=str(artifacts / f"layout-{game}-collecting-375.png"))
     assert found["trick"] == 2 and found["overlaps"] == 0, found
     page.set_viewport_size(DESKTOP)
 
