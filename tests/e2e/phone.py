@@ -148,6 +148,17 @@ def reopen(people: list[Person], url: str, version: int) -> dict[int, Person]:
     return by_seat
 
 
+def reopen_to_act(people: list[Person], url: str, version: int) -> Person:
+    """Only the page of the seat to act opens the table again, when it alone is looked at: the
+    others' stale pages cost a reload each and are not read (a later move's frame or their own
+    reopening brings them up to date)."""
+    seat = match_states.to_act(table_id(url))
+    person = next(p for p in people if p.state["seat"] == seat)
+    person.page.goto(url)
+    person.wait_version(version)
+    return person
+
+
 def hand_ends(state: Any) -> bool:
     """One more move, whichever it is, ends the hand (or deal) and starts the next."""
     if state.result or state.to_act is None or state.view(None)["phase"] != "play":

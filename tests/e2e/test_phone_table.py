@@ -40,6 +40,7 @@ from .phone import (
     reach,
     record,
     reopen,
+    reopen_to_act,
     table_id,
 )
 
@@ -187,16 +188,16 @@ def test_japanese_joker_on_phones(phones, artifacts):
     table = Phones("japanese_joker", artifacts)
     group, url = start(phones, "japanese_joker", {"points": "11"}, 2)
     tid = table_id(url)
-    by_seat = reopen(group, url, 0)
-    table.everywhere(to_act(by_seat), "trump", url, 0, ready=decision_shown)
+    actor = reopen_to_act(group, url, 0)
+    table.everywhere(actor, "trump", url, 0, ready=decision_shown)
 
     version = match_states.play_until(tid, match_states.trick_half_played, seed=1)
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "play", url, version, ready=card_playable)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "play", url, version, ready=card_playable)
 
     version = match_states.play_until(tid, match_states.joker_lead, seed=2)
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "joker-call", url, version, ready=joker_called)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "joker-call", url, version, ready=joker_called)
 
     (watcher,) = phones(1)
     watcher.speak("ru")
@@ -212,22 +213,22 @@ def test_japanese_joker_on_phones(phones, artifacts):
 def test_japanese_whist_on_phones(phones, artifacts):
     table = Phones("japanese_whist", artifacts)
     group, url = start(phones, "japanese_whist", {"points": "5"}, 2)
-    by_seat = reopen(group, url, 0)
-    table.everywhere(to_act(by_seat), "trump", url, 0, ready=decision_shown)
+    actor = reopen_to_act(group, url, 0)
+    table.everywhere(actor, "trump", url, 0, ready=decision_shown)
 
     group, url = start(phones, "japanese_whist", {"points": "5", "variant": "spel_pass"}, 2)
     tid = table_id(url)
-    by_seat = reopen(group, url, 0)
-    table.everywhere(to_act(by_seat), "spel-or-pass", url, 0, ready=decision_shown)
+    actor = reopen_to_act(group, url, 0)
+    table.everywhere(actor, "spel-or-pass", url, 0, ready=decision_shown)
 
     # Trick 1 comes from the layout while the hands lie face down.
     version = match_states.play_until(tid, lambda s: s.view(None)["phase"] == "play")
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "layout-lead", url, version, ready=card_playable)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "layout-lead", url, version, ready=card_playable)
 
     version = match_states.play_until(tid, match_states.trick_half_played, seed=1)
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "play", url, version, ready=card_playable)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "play", url, version, ready=card_playable)
 
     (watcher,) = phones(1)
     watcher.speak("ru")
@@ -279,22 +280,22 @@ def test_classic_joker_on_phones(phones, artifacts, seats):
     table = Phones("classic_joker" if seats == 4 else f"classic_joker-{seats}", artifacts)
     group, url = start(phones, "classic_joker", {"pulkas": "nines", "seats": str(seats)}, seats)
     tid = table_id(url)
-    by_seat = reopen(group, url, 0)
-    table.everywhere(to_act(by_seat), "trump", url, 0, ready=decision_shown)
+    actor = reopen_to_act(group, url, 0)
+    table.everywhere(actor, "trump", url, 0, ready=decision_shown)
 
     version = match_states.play_until(
         tid, lambda s: s.view(None)["phase"] == "bid" and s.view(None)["bids"].count(None) == 1
     )
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "bid", url, version, ready=decision_shown)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "bid", url, version, ready=decision_shown)
 
     version = match_states.play_until(tid, match_states.trick_half_played, seed=1)
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "play", url, version, ready=card_playable)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "play", url, version, ready=card_playable)
 
     version = match_states.play_until(tid, match_states.joker_lead, seed=2)
-    by_seat = reopen(group, url, version)
-    table.everywhere(to_act(by_seat), "joker-call", url, version, ready=joker_called)
+    actor = reopen_to_act(group, url, version)
+    table.everywhere(actor, "joker-call", url, version, ready=joker_called)
 
     by_seat = end_of_hand(table, group, url, ["en", "ka", "ru", "en"][:seats], None)
     version = group[0].state["version"]

@@ -33,6 +33,12 @@ def store(table_id: int, make: Callable[[Any, Match], Any]) -> int:
         return match.version
 
 
+def to_act(table_id: int) -> int | None:
+    """The seat whose turn it is in the match as stored (None when nobody is to act)."""
+    match = Match.objects.get(table_id=table_id)
+    return get_game(match.game).from_dict(match.state).to_act
+
+
 def legal(state: Any) -> list[dict[str, Any]]:
     return state.view(state.to_act)["legal"] if state.to_act is not None else []
 
