@@ -25,10 +25,10 @@ from .phone import (
     measure,
     phone_people,  # noqa: F401 (the fixture `phones`)
     problems,
-    reopen,
+    reopen_to_act,
     table_id,
 )
-from .test_phone_table import start, to_act
+from .test_phone_table import start
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -79,8 +79,7 @@ def everywhere(person: Person, artifacts, game: str, url: str, version: int) -> 
 def test_classic_jokers_facts_in_play_are_whole_on_a_phone(phones, artifacts):
     group, url = start(phones, "classic_joker", {"pulkas": "nines", "seats": "4"}, 4)
     version = match_states.play_until(table_id(url), match_states.trick_half_played, seed=1)
-    by_seat = reopen(group, url, version)
-    person = to_act(by_seat)
+    person = reopen_to_act(group, url, version)
     person.page.locator("#match-area .mine button.card.legal").first.wait_for()
     failures = everywhere(person, artifacts, "classic_joker", url, version)
     assert not failures, "\n".join(failures)
@@ -88,8 +87,7 @@ def test_classic_jokers_facts_in_play_are_whole_on_a_phone(phones, artifacts):
 
 def test_japanese_jokers_facts_are_whole_on_a_phone(phones, artifacts):
     group, url = start(phones, "japanese_joker", {"points": "21"}, 2)
-    by_seat = reopen(group, url, 0)
-    person = to_act(by_seat)
+    person = reopen_to_act(group, url, 0)
     person.page.locator("#action-panel .choices button:not([disabled])").first.wait_for()
     failures = everywhere(person, artifacts, "japanese_joker", url, 0)
     assert not failures, "\n".join(failures)

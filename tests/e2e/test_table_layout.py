@@ -16,6 +16,7 @@ import pytest
 from tests.support import match_states
 
 from .people import DESKTOP, Person
+from .phone import reopen_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -180,8 +181,7 @@ def test_every_table_state_fits_the_window(people, artifacts, game):
 
     if game != "japanese_whist":  # the joker's lead: want or take, in each suit
         version = match_states.play_until(table_id, match_states.joker_lead, seed=2)
-        by_seat = reopen(group, url, version)
-        leader = by_seat[group[0].state["view"]["to_act"]]
+        leader = reopen_to_act(group, url, version)
         leader.page.locator("#match-area .mine button.card.legal.joker").first.click(
             position={"x": 6, "y": 12}
         )
