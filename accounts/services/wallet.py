@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import Case, F, Sum, Value, When
 from django.utils.translation import gettext, ngettext
 
 from core.errors import ServiceError
@@ -122,8 +122,14 @@ def _post(
                 for account, amount in legs
             ]
         )
+        # Every balance in one statement: a match's stakes move N + 1 accounts at once.
+        change = {account.pk: 0 for account, _ in legs}
         for account, amount in legs:
-            CoinAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
+            change[account.pk] += amount
+        CoinAccount.objects.filter(pk__in=change).update(
+            balance=F("balance")
+            + Case(*(When(pk=pk, then=Value(amount)) for pk, amount in change.items()))
+        )
     return movement, True
 
 
@@ -222,30 +228,38 @@ def wallet_admin_adjust(
 # --- Matches -----------------------------------------------------------------------------------
 
 
-def _escrow(match_id: int) -> CoinAccount:
-    escrow, _ = CoinAccount.objects.get_or_create(
-        match_id=match_id, defaults={"kind": CoinAccount.Kind.ESCROW}
-    )
-    return escrow
-
-
 def wallet_stake(*, match_id: int, stakes: Sequence[Stake]) -> None:
-    """Move every seat's stake into the match's escrow, all or nothing.
+    """Move every seat's stake into the match's escrow, all or nothing: one ledger transaction
+    (``stake:<match>``) with a line per seat and the escrow's, as a match starts on its pair's
+    path (issue 43 § 1: a statement a seat cost a quick-play pair ten).
 
     Raises :class:`InsufficientCoins` naming the first player who cannot cover their stake; then
-    no stake moves.
+    no stake moves. Called again for the same match, it finds its transaction and changes
+    nothing. Matches started before December 2026 have one ``stake:<match>:<seat>`` transaction
+    a seat instead; refunds and the audit read both alike (by kind, not by key).
     """
+    players = [stake.player for stake in stakes]
+    wallets = {w.player_id: w for w in CoinAccount.objects.filter(player__in=players)}
+    for player in players:
+        if player.pk not in wallets:
+            _wallet(player)  # raises: a guest has no wallet
     with transaction.atomic():
-        escrow = _escrow(match_id)
-        wallets = {stake.seat: _wallet(stake.player) for stake in stakes}
-        _lock([escrow.pk, *(wallet.pk for wallet in wallets.values())])
-        for stake in stakes:
-            _post(
-                key=f"stake:{match_id}:{stake.seat}",
-                kind=Kind.STAKE,
-                match_id=match_id,
-                legs=[(wallets[stake.seat], -stake.amount), (escrow, stake.amount)],
-            )
+        # Made, or found when this runs again for the match: one statement either way.
+        (escrow,) = CoinAccount.objects.bulk_create(
+            [CoinAccount(match_id=match_id, kind=CoinAccount.Kind.ESCROW)],
+            update_conflicts=True,
+            unique_fields=["match_id"],
+            update_fields=["kind"],
+        )
+        _post(
+            key=f"stake:{match_id}",
+            kind=Kind.STAKE,
+            match_id=match_id,
+            legs=[
+                *((wallets[stake.player.pk], -stake.amount) for stake in stakes),
+                (escrow, sum(stake.amount for stake in stakes)),
+            ],
+        )
 
 
 def _closed(match_id: int) -> CoinTransaction | None:

@@ -138,6 +138,43 @@ def test_stakes_move_into_escrow_and_the_winner_takes_the_pot(alice, bob):
     assert coin_audit().ok
 
 
+def test_a_matchs_stakes_are_one_transaction_with_a_line_per_seat_and_the_escrows(
+    alice, bob, carol
+):
+    services.wallet_stake(
+        match_id=8, stakes=[Stake(0, alice, 30), Stake(1, bob, 30), Stake(2, carol, 30)]
+    )
+    (movement,) = CoinTransaction.objects.filter(match_id=8)
+    assert (movement.key, movement.kind) == ("stake:8", CoinTransaction.Kind.STAKE)
+    lines = {entry.account_id: entry.amount for entry in movement.entries.all()}
+    escrow = CoinAccount.objects.get(match_id=8)
+    assert lines == {
+        wallet_of(alice).pk: -30,
+        wallet_of(bob).pk: -30,
+        wallet_of(carol).pk: -30,
+        escrow.pk: 90,
+    }
+    assert escrow.balance == 90
+    assert coin_audit().ok
+
+
+def test_a_match_staked_a_transaction_a_seat_before_december_refunds_the_same(alice, bob):
+    """The ledger keeps the older matches' ``stake:<match>:<seat>`` transactions: a refund or a
+    settlement reads the stakes by kind, whatever their keys."""
+    escrow = CoinAccount.objects.create(match_id=6, kind=CoinAccount.Kind.ESCROW)
+    for seat, player in enumerate((alice, bob)):
+        services.wallet._post(
+            key=f"stake:6:{seat}",
+            kind=CoinTransaction.Kind.STAKE,
+            match_id=6,
+            legs=[(wallet_of(player), -100), (escrow, 100)],
+        )
+    assert (balance(alice), balance(bob)) == (900, 900)
+    services.wallet_refund(match_id=6)
+    assert (balance(alice), balance(bob)) == (1000, 1000)
+    assert coin_audit().ok
+
+
 def test_staking_twice_takes_the_stake_once(alice, bob):
     stake_two(7, alice, bob)
     stake_two(7, alice, bob)
@@ -180,7 +217,7 @@ def test_a_stake_nobody_can_cover_blocks_the_whole_start(alice, bob):
     with pytest.raises(InsufficientCoins, match="bob has 40 coins, 50 needed") as caught:
         stake_two(11, alice, bob, amount=50)
     assert caught.value.player == bob
-    # Alice's stake, taken first, was rolled back with the rest.
+    # Nothing moved, Alice's line with the rest: one transaction, all or nothing.
     assert ledger_snapshot() == before
 
 
