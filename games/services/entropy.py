@@ -42,8 +42,10 @@ def checked_commitment(value: Any) -> str:
     return str(value)
 
 
-def waiting_for(table: Table) -> list[Seat]:
-    """The seats still to reveal: they committed and have not."""
+def waiting_for(table: Table, seats: list[Seat] | None = None) -> list[Seat]:
+    """The seats still to reveal: they committed and have not (of ``seats`` when read already)."""
+    if seats is not None:
+        return [s for s in seats if s.active and not s.entropy_revealed and s.entropy_commitment]
     return list(table.seats.filter(active=True, entropy_revealed="").exclude(entropy_commitment=""))
 
 
@@ -52,11 +54,13 @@ def window_over(table: Table, now: datetime) -> bool:
     return asked is not None and now >= asked + timedelta(seconds=settings.ENTROPY_REVEAL_SECONDS)
 
 
-def reveals_pending(table: Table, now: datetime | None = None) -> bool:
+def reveals_pending(
+    table: Table, now: datetime | None = None, *, seats: list[Seat] | None = None
+) -> bool:
     """At the start of a full table (locked): whether to wait for values. The first time a seat
     that committed is still to reveal, the server draws its secret and asks."""
     now = now or timezone.now()
-    waiting = waiting_for(table)
+    waiting = waiting_for(table, seats)
     if not waiting or window_over(table, now):
         return False
     if table.reveal_asked_at is None:

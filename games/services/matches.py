@@ -88,7 +88,7 @@ def _stale() -> timedelta:
 # --- Start ----------------------------------------------------------------------------------------
 
 
-def match_started(match: Match) -> None:
+def match_started(match: Match, seats: list[Seat] | None = None) -> None:
     """The table service's hook, inside its start transaction: arm the clocks, send the views.
 
     Presence starts from the sockets the players really have open at the table. No seat changes
@@ -96,7 +96,7 @@ def match_started(match: Match) -> None:
     goes to its player's sockets, which tells them their seat (``TableConsumer.table_frame``)."""
     now = timezone.now()
     state = engine_state(match)
-    seats = table_seats(match.table_id)
+    seats = table_seats(match.table_id) if seats is None else seats
     refresh_connected(match, seats, now)
     arm_clocks(match, state, seats, now, new_turn=True)
     match.save(update_fields=["turn_deadline", "turn_on_bank", "watched"])

@@ -14,6 +14,7 @@ from core import realtime as core_realtime
 
 from .. import realtime
 from ..models import PoolTicket, Seat, Table, TableConnection
+from .matches import table_seats
 from .tables import locked_table, table_start
 
 
@@ -28,28 +29,34 @@ def pool_table_arrived(table_id: int) -> bool:
     (the stakes taken then). Called with the socket's row saved; True if it started."""
     with transaction.atomic():
         table = locked_table(table_id)  # Lock: two arrivals at once start it once.
-        if table.visibility != Table.Visibility.POOL or table.status != Table.Status.OPEN:
-            return False
-        seats = list(Seat.objects.filter(table=table).values_list("player_id", "is_bot"))
-        people = {player_id for player_id, is_bot in seats if not is_bot}
-        here = set(
-            TableConnection.objects.filter(table=table, player_id__in=people).values_list(
-                "player_id", flat=True
-            )
+        return pool_table_arrive(table, table_seats(table_id))
+
+
+def pool_table_arrive(table: Table, seats: list[Seat]) -> bool:
+    """:func:`pool_table_arrived` for a caller that holds the table's lock and has read its seats
+    (the socket that registers its row in the same transaction)."""
+    if table.visibility != Table.Visibility.POOL or table.status != Table.Status.OPEN:
+        return False
+    people = {seat.player_id for seat in seats if not seat.is_bot}
+    here = set(
+        TableConnection.objects.filter(table=table, player_id__in=people).values_list(
+            "player_id", flat=True
         )
-        if here != people or len(seats) != table.seats_total:
-            return False
-        match = table_start(table)
-        if match is None and table.stood_up_for_stake_id is None:
-            return False  # the seats' values for the deal are on their way (services.entropy)
-        if match is None:  # someone could no longer cover the stake: they leave the pool
-            broke = table.stood_up_for_stake_id
-            transaction.on_commit(
-                lambda: pool_table_call_off(table_id, now=timezone.now(), leaving={broke or 0})
-            )
-            return False
-        _lock_tickets(table)
-        PoolTicket.objects.filter(table=table).delete()
+    )
+    if here != people or len(seats) != table.seats_total:
+        return False
+    match = table_start(table, seats=seats)
+    if match is None and table.stood_up_for_stake_id is None:
+        return False  # the seats' values for the deal are on their way (services.entropy)
+    if match is None:  # someone could no longer cover the stake: they leave the pool
+        broke = table.stood_up_for_stake_id
+        table_id = table.pk
+        transaction.on_commit(
+            lambda: pool_table_call_off(table_id, now=timezone.now(), leaving={broke or 0})
+        )
+        return False
+    _lock_tickets(table)
+    PoolTicket.objects.filter(table=table).delete()
     return True
 
 

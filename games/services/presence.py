@@ -32,7 +32,7 @@ from ..models import LiveServer, Match, Seat, Table, TableConnection
 from .matches import engine_state, locked_match, refresh_connected, table_seats
 from .move_rows import locked_match_and_seats
 from .moves import forfeit_absent_seat, play_due_turn
-from .pool_tables import pool_table_arrived
+from .pool_tables import pool_table_arrive
 from .turns import arm_clocks, tell_presence
 
 logger = logging.getLogger(__name__)
@@ -51,8 +51,11 @@ def _no_table() -> ServiceError:
     return ServiceError(gettext("There is no such table."), code="no_table")
 
 
-def _table(table_id: int) -> Table:
-    table = Table.objects.filter(pk=table_id).select_related("creator").first()
+def _table(table_id: int, *, lock: bool = False) -> Table:
+    rows = Table.objects.filter(pk=table_id).select_related("creator")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    table = rows.first()
     if table is None:
         raise _no_table()
     return table
@@ -131,10 +134,17 @@ def socket_connect(
         # there is no match row to lock.
         at_table = locked_match_and_seats(table_id, now=now)
         match, seats = at_table.match, at_table.seats
+        if match is None:
+            # Lock: an open table's row (the lock order's first), so the quick-play start below
+            # happens once whichever of its players arrives last.
+            table = _table(table_id, lock=True)
+            if table.status != Table.Status.OPEN:  # started while this waited for the lock
+                at_table = locked_match_and_seats(table_id, now=now)
+                match, seats = at_table.match, at_table.seats
+            if match is None:
+                seats = table_seats(table_id)
         if match is not None:
             table = match.table
-        else:
-            table, seats = _table(table_id), table_seats(table_id)
         _require_visible(table, player, seats)
         # One statement: a socket registering again after a stall keeps its row.
         TableConnection.objects.bulk_create(
@@ -152,8 +162,10 @@ def socket_connect(
         if match is not None:
             _presence_changed(match, seats, now)
         snapshot = _snapshot(table, match, seats, player, now)
-    if match is None and player is not None and table.visibility == Table.Visibility.POOL:
-        pool_table_arrived(table_id)  # the last player to arrive starts a quick-play match
+        if match is None and player is not None and table.visibility == Table.Visibility.POOL:
+            # The last player to arrive starts a quick-play match, in this transaction: the
+            # table, its seats and this socket's row are already in hand.
+            pool_table_arrive(table, seats)
     return snapshot
 
 

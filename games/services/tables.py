@@ -293,12 +293,18 @@ def _close(table: Table, status: str) -> None:
 # --- Start and expiry --------------------------------------------------------------------------
 
 
-def table_start(table: Table, now: datetime | None = None) -> Match | None:
+def table_start(
+    table: Table, now: datetime | None = None, *, seats: list[Seat] | None = None
+) -> Match | None:
     """Deal the first hand from the server's secret and the seats' values (``entropy``) and
     take every stake, all or nothing. None while a seat that committed is still to reveal (the
-    last value or the sweep starts it), or when a player can no longer cover the stake."""
-    seats = list(table.seats.select_related("player").order_by("position"))
-    if reveals_pending(table, now):
+    last value or the sweep starts it), or when a player can no longer cover the stake.
+
+    ``seats``: the table's seats with their players, by position, when the caller has read them
+    under the table's lock (read here otherwise)."""
+    if seats is None:
+        seats = list(table.seats.select_related("player").order_by("position"))
+    if reveals_pending(table, now, seats=seats):
         return None
     seed, entropy = deal_seed(table, seats)
     try:
@@ -334,7 +340,7 @@ def table_start(table: Table, now: datetime | None = None) -> Match | None:
             realtime.player_group(seat.player_id),
             {"type": "player.match_started", "table": table.pk, "url": f"/tables/{table.pk}/"},
         )
-    match_started(match)
+    match_started(match, seats)
     return match
 
 
