@@ -33,7 +33,7 @@ def _said_key(tournament_id: int) -> str:
     return f"tournaments.standings-said:{tournament_id}"
 
 
-def _version(tournament: Tournament) -> str:
+def standings_version(tournament: Tournament) -> str:
     """Changes whenever the standings may have: a result, an entrant in, out or paused, a
     round, the status; or the tables being played (a pairing), which the page lists too."""
     results = tournament.results.order_by("-pk").values_list("pk", flat=True).first() or 0
@@ -86,7 +86,7 @@ def standings_frame(tournament: Tournament) -> dict[str, Any]:
         "round": tournament.round_number,
         "ends_at": tournament.ends_at.isoformat() if tournament.ends_at else None,
         "players": len(table),
-        "version": _version(tournament),
+        "version": standings_version(tournament),
         "rows": [_row(standing, names, flags) for standing in top],
     }
 
@@ -151,7 +151,7 @@ def standings_say(tournament_id: int, *, force: bool = False) -> bool:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return False
-    if cache.get(_said_key(tournament_id)) == _version(tournament):
+    if cache.get(_said_key(tournament_id)) == standings_version(tournament):
         return False  # checked before the frame is built: the tick asks every two seconds
     reserved = cache.add(_saying_key(tournament_id, said_at), True, timeout=SAYING_SECONDS)
     if not reserved and not force:

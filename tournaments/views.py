@@ -30,6 +30,7 @@ from . import page_selectors
 from .access import may_see
 from .forms import JoinForm, chosen_game, organise_form_for
 from .models import Tournament
+from .realtime import standings_version
 from .services import entries
 from .services.creation import TermsRefused, tournament_organise
 from .services.running import may_call_off, tournament_call_off
@@ -116,7 +117,11 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
 @require_GET
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
+    # Before the page is read: a change in between makes the socket's first frame newer than
+    # the page, and the page draws itself again; never the other way round.
+    version = standings_version(tournament)
     context = {
+        "version": version,
         "page": page_selectors.tournament_page(tournament, request_player(request)),
         "t": tournament,
         "game_title": GAME_TITLES[tournament.game],

@@ -30,7 +30,7 @@ from ..rules import RulesError, get_game
 from ..rules_text import rules_message
 from .entropy import checked_commitment, deal_seed, entropy_reset, reveals_pending
 from .lobby import table_publish
-from .matches import match_started
+from .matches import match_started, table_seats
 from .passwords import MIN_PASSWORD_LENGTH, password_check
 
 # --- Checks shared by create and join ---------------------------------------------------------
@@ -296,14 +296,10 @@ def _close(table: Table, status: str) -> None:
 def table_start(
     table: Table, now: datetime | None = None, *, seats: list[Seat] | None = None
 ) -> Match | None:
-    """Deal the first hand from the server's secret and the seats' values (``entropy``) and
-    take every stake, all or nothing. None while a seat that committed is still to reveal (the
-    last value or the sweep starts it), or when a player can no longer cover the stake.
-
-    ``seats``: the table's seats with their players, by position, when the caller has read them
-    under the table's lock (read here otherwise)."""
-    if seats is None:
-        seats = list(table.seats.select_related("player").order_by("position"))
+    """Deal the first hand from the server's secret and the seats' values (``entropy``), take
+    every stake, all or nothing (``seats``: as the caller holding the lock read them). None while
+    a seat that committed is still to reveal, or when a player can no longer cover the stake."""
+    seats = seats if seats is not None else table_seats(table.pk)
     if reveals_pending(table, now, seats=seats):
         return None
     seed, entropy = deal_seed(table, seats)
@@ -320,15 +316,12 @@ def table_start(
                 state=get_game(table.game).new_match(table.options, seed).to_dict(),
             )
             if table.stake:
-                wallet_stake(
-                    match_id=match.pk,
-                    stakes=[Stake(seat.position, seat.player, table.stake) for seat in seats],
-                )
+                stakes = [Stake(seat.position, seat.player, table.stake) for seat in seats]
+                wallet_stake(match_id=match.pk, stakes=stakes)
     except InsufficientCoins as error:
         # The table stays open: the player who can no longer cover the stake stands up.
-        broke = error.player
-        Seat.objects.filter(table=table, player=broke).delete()
-        table.stood_up_for_stake = broke
+        table.stood_up_for_stake = error.player
+        Seat.objects.filter(table=table, player=error.player).delete()
         table.save(update_fields=["stood_up_for_stake"])
         return None
     table.status = Table.Status.PLAYING

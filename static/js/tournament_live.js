@@ -26,7 +26,9 @@ async function redraw() {
 }
 
 if (root && (root.dataset.status === "scheduled" || root.dataset.status === "running")) {
-  let version = null;
+  // The standings' version the page was drawn at: a first frame of the same version draws
+  // nothing again (each reader's opening cost the server a second page before).
+  let version = root.dataset.version || null;
   let leaving = false; // on the way to the reader's match: nothing else to do here
   connect(`/ws/tournament/${root.dataset.tournamentId}/`, {
     onStatus(text) {
@@ -49,7 +51,11 @@ if (root && (root.dataset.status === "scheduled" || root.dataset.status === "run
         return;
       }
       // The first frame may be newer than the page (a change while it loaded): draw it again.
-      redraw();
+      // The page says which version it shows once it is drawn (tests wait on it).
+      const drawing = message.version;
+      redraw().then(() => {
+        if (version === drawing) root.dataset.version = drawing;
+      });
     },
   });
 }

@@ -24,6 +24,7 @@ from games.models import Seat
 from tests.support.players import make_player
 from tests.tournaments.test_pages import event, live_tables, lose, started, won_by
 from tournaments.models import Tournament
+from tournaments.realtime import standings_version
 
 from .people import TOUCH_PHONE, Person
 from .test_match_replay import play_match
@@ -63,6 +64,25 @@ WIDEST_SHEET_JS = """() => {
   for (const cell of document.querySelectorAll(".match-sheet .pulka-total td"))
     cell.innerHTML = '<strong>-3600</strong> <span class="mark">★</span>';
 }"""
+# A tournament's page redraws its standings when its socket's first frame is newer than the
+# page (tournament_live.js); it says the version it shows once drawn.
+DRAWN_JS = "v => document.getElementById('tournament').dataset.version === v"
+
+
+def _version(url: str) -> str:
+    """The standings' version now, read as the socket's frames read it."""
+    tournament_id = int(url.strip("/").rsplit("/", 1)[1])
+    with ThreadPoolExecutor(1) as pool:  # the browser's loop holds this thread
+        return pool.submit(_read_version, tournament_id).result()
+
+
+def _read_version(tournament_id: int) -> str:
+    try:
+        return standings_version(Tournament.objects.get(pk=tournament_id))
+    finally:
+        connection.close()
+
+
 # The tables, each pictured on its own too (phone-tables-<page>-<size>-<part>.png).
 PARTS = {
     "standings": "#tournament-standings",
@@ -118,6 +138,8 @@ def look(reader: Person, artifacts, name: str, url: str) -> list[str]:
         for size in sizes:
             reader.page.set_viewport_size(size)
             reader.page.goto(url)
+            if name in ("arena", "swiss"):  # a live page: drawn at the standings' last version
+                reader.page.wait_for_function(DRAWN_JS, arg=_version(url))
             suffix = "" if language == "en" else f"-{language}"
             shot = f"phone-tables-{name}-{size['width']}x{size['height']}{suffix}"
             reader.page.screenshot(scale="css", path=str(artifacts / f"{shot}.png"), full_page=True)
