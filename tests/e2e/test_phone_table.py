@@ -297,7 +297,7 @@ def test_classic_joker_on_phones(phones, artifacts, seats):
     actor = reopen_to_act(group, url, version)
     table.everywhere(actor, "joker-call", url, version, ready=joker_called)
 
-    by_seat = end_of_hand(table, group, url, ["en", "ka", "ru", "en"][:seats], None)
+    end_of_hand(table, group, url, ["en", "ka", "ru", "en"][:seats], None)
     version = group[0].state["version"]
     table.everywhere(group[0], "score-sheet", url, version, ready=scores_open, parts=SHEET_PARTS)
 
