@@ -92,6 +92,7 @@ Statement = tuple[str, Fields]
 _inserts: dict[tuple[str, type[models.Model]], Statement] = {}
 _updates: dict[tuple[str, type[models.Model], tuple[str, ...]], Statement] = {}
 _pairs: dict[tuple[str, type[models.Model], type[models.Model], tuple[str, ...]], str] = {}
+_families: dict[tuple[str, type[models.Model], type[models.Model], int], str] = {}
 
 
 def _plain(model: type[models.Model]) -> None:
@@ -200,3 +201,55 @@ def insert_and_update(
         cursor.execute(_pairs[key], values)
         new.pk = cursor.fetchone()[0]
     new._state.adding = False
+
+
+def insert_with_children(
+    parent: models.Model, children: Sequence[models.Model], connection: BaseDatabaseWrapper
+) -> None:
+    """:func:`insert` of ``parent`` and of the new rows that point to it (their one foreign key
+    to its model, set here): on PostgreSQL one statement, the parent's insert a data-modifying
+    ``WITH`` that the children's rows read their key from; elsewhere the parent's insert and
+    one ``bulk_create``. Every instance gets its key."""
+    child_model = type(children[0])
+    (link,) = [
+        field
+        for field in child_model._meta.concrete_fields
+        if field.is_relation and field.related_model is type(parent)
+    ]
+    if connection.vendor != "postgresql":
+        insert(parent, connection)
+        for child in children:
+            setattr(child, link.name, parent)
+        child_model._default_manager.bulk_create(children)
+        return
+    _plain(type(parent))
+    _plain(child_model)
+    parent_sql, parent_fields = _insert_statement(type(parent), connection)
+    child_sql, child_fields = _insert_statement(child_model, connection)
+    key = (connection.alias, type(parent), child_model, len(children))
+    if key not in _families:
+        quote = connection.ops.quote_name
+        parent_key = quote(type(parent)._meta.pk.column)
+        one_row = ", ".join(
+            f"(SELECT {parent_key} FROM parent)" if field is link else "%s"
+            for field in child_fields
+        )
+        insert_children = child_sql.split(" VALUES ")[0]
+        _families[key] = (
+            f"WITH parent AS ({parent_sql}) {insert_children} VALUES "
+            + ", ".join(f"({one_row})" for _ in children)
+            + f" RETURNING {quote(child_model._meta.pk.column)}, (SELECT {parent_key} FROM parent)"
+        )
+    values = _values(parent, parent_fields, connection, adding=True)
+    other_fields = [field for field in child_fields if field is not link]
+    for child in children:
+        values += _values(child, other_fields, connection, adding=True)
+    with prepared_cursor(connection) as cursor:
+        cursor.execute(_families[key], values)
+        keys = cursor.fetchall()
+    parent.pk = keys[0][1]
+    parent._state.adding = False
+    for child, (child_key, _parent_key) in zip(children, keys, strict=True):
+        setattr(child, link.name, parent)
+        child.pk = child_key
+        child._state.adding = False

@@ -58,14 +58,15 @@ def _kept_from(player: Player) -> Q:
     return hidden
 
 
-def shut_out(table: Table) -> set[int]:
+def shut_out(table: Table, *, seated: set[int] | None = None) -> set[int]:
     """The players a table is not available to: kept away by its creator or by someone seated
-    (those seated there themselves keep it)."""
-    seated = set(Seat.objects.filter(table=table).values_list("player_id", flat=True))
+    (those seated there themselves keep it; ``seated``: as the caller just read them)."""
+    if seated is None:
+        seated = set(Seat.objects.filter(table=table).values_list("player_id", flat=True))
     return hooks.players_avoided({table.creator_id, *seated}) - seated
 
 
-def audience(table: Table) -> set[int] | None:
+def audience(table: Table, *, seated: set[int] | None = None) -> set[int] | None:
     """The players who may see a friends-only table (None: everyone may see it)."""
     if table.visibility != Table.Visibility.FRIENDS:
         return None
@@ -73,8 +74,9 @@ def audience(table: Table) -> set[int] | None:
         "friend_id", flat=True
     )
     invited = Invitation.objects.filter(table=table).values_list("player_id", flat=True)
-    seated = Seat.objects.filter(table=table).values_list("player_id", flat=True)
-    return {table.creator_id, *friends, *invited, *seated} - shut_out(table)
+    if seated is None:
+        seated = set(Seat.objects.filter(table=table).values_list("player_id", flat=True))
+    return {table.creator_id, *friends, *invited, *seated} - shut_out(table, seated=seated)
 
 
 def may_see(player: Player | None, table: Table, *, seated: bool = False) -> bool:

@@ -9,7 +9,7 @@ from celery import shared_task
 from core.outage import ends_when_database_unavailable
 
 from .services import moves, pools, presence, reveals, reviews
-from .services.tables import tables_expire
+from .services.lobby import tables_expire
 
 
 @shared_task

@@ -1,4 +1,5 @@
-"""What the lobby shows of a table, and telling every lobby (and waiting room) when it changes.
+"""What the lobby shows of a table, telling every lobby (and waiting room) when it changes, and
+closing the open tables nobody joined.
 
 A hidden table is projected out at the source: a friends-only table's events go only to the
 players who may see it (``games.access``), so a lobby socket relays whatever reaches it.
@@ -6,8 +7,12 @@ players who may see it (``games.access``), so a lobby socket relays whatever rea
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from .. import access, hooks, realtime
@@ -84,18 +89,22 @@ def lobby_entry(table: Table, flagged: set[int] | None = None) -> dict[str, Any]
     }
 
 
-def table_publish(table: Table) -> None:
+def table_publish(table: Table, *, seated: set[int] | None = None) -> None:
     """Tell the lobby (and the table's waiting room) what the table looks like now.
 
     A hidden table is projected out here, at the source: a public or password table goes to
     the lobby group, a friends-only table only to the player groups of those who may see it,
-    so a lobby socket relays whatever reaches it.
+    so a lobby socket relays whatever reaches it. ``seated``: the players at a table that is
+    no longer open, as the caller who seated them knows (an open table is read again for its
+    lobby entry).
     """
-    table = (
-        Table.objects.select_related("creator", "stood_up_for_stake")
-        .prefetch_related("seats__player")
-        .get(pk=table.pk)
-    )
+    if seated is None or table.status == Table.Status.OPEN:
+        seated = None
+        table = (
+            Table.objects.select_related("creator", "stood_up_for_stake")
+            .prefetch_related("seats__player")
+            .get(pk=table.pk)
+        )
     event = {
         "type": "lobby.table",
         "id": table.pk,
@@ -107,11 +116,36 @@ def table_publish(table: Table) -> None:
         "table": lobby_entry(table) if table.status == Table.Status.OPEN else None,
     }
     publish_roles(table.pk)  # a seat may have changed hands: sockets at the table look again
-    audience = access.audience(table)
+    audience = access.audience(table, seated=seated)
     if audience is None:
         # The lobby socket of a player the table is not available to drops it (a block).
-        event["hidden_from"] = sorted(access.shut_out(table))
+        event["hidden_from"] = sorted(access.shut_out(table, seated=seated))
         realtime.publish_on_commit(realtime.LOBBY_GROUP, event)
         return
     for player_id in sorted(audience):
         realtime.publish_on_commit(realtime.player_group(player_id), event)
+
+
+# --- Expiry ---------------------------------------------------------------------------------------
+
+
+def tables_expire(*, now: datetime | None = None) -> int:
+    """Cancel open tables nobody joined for ``TABLE_IDLE_MINUTES``; safe to run twice."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(minutes=settings.TABLE_IDLE_MINUTES)
+    expired = 0
+    for table_id in Table.objects.filter(
+        status=Table.Status.OPEN, last_activity_at__lt=cutoff
+    ).values_list("pk", flat=True):
+        with transaction.atomic():
+            # Claim by a conditional update: a join that just happened keeps the table.
+            claimed = Table.objects.filter(
+                pk=table_id, status=Table.Status.OPEN, last_activity_at__lt=cutoff
+            ).update(status=Table.Status.CANCELLED, ended_at=now)
+            if not claimed:
+                continue
+            table = Table.objects.get(pk=table_id)
+            table.seats.update(active=False)
+            table_publish(table)
+            expired += 1
+    return expired

@@ -31,7 +31,7 @@ from ..rules import State, get_game
 from .jobs import enqueue_on_commit
 from .move_rows import present_players
 from .publishing import publish_state, publish_to_table
-from .turns import arm_clocks
+from .turns import arm_clocks, clocks_armed, computer_turn_enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +64,15 @@ def engine_state(match: Match) -> State:
     return get_game(match.game).from_dict(match.state)
 
 
-def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
+def refresh_connected(
+    match: Match, seats: list[Seat], now: datetime, *, live: set[int | None] | None = None
+) -> bool:
     """Recompute who is here from the live sockets at the table (of servers that still beat):
     each seat's ``connected``, and whether anyone without a seat watches. Saves the seats that
-    changed (the caller saves ``match.watched``); returns whether a seat changed. Lock held."""
-    live = present_players(match.table_id, since=now - _stale())
+    changed (the caller saves ``match.watched``); returns whether a seat changed. Lock held.
+    ``live``: the players present, as the caller holding the lock just read them."""
+    if live is None:
+        live = present_players(match.table_id, since=now - connection_stale())
     seated = {seat.player_id for seat in seats}
     match.watched = bool(live - seated)
     changed = False
@@ -81,25 +85,41 @@ def refresh_connected(match: Match, seats: list[Seat], now: datetime) -> bool:
     return changed
 
 
-def _stale() -> timedelta:
+def connection_stale() -> timedelta:
+    """How long a server process may go without beating before its sockets are not counted."""
     return timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS)
 
 
 # --- Start ----------------------------------------------------------------------------------------
 
 
-def match_started(match: Match, seats: list[Seat] | None = None) -> None:
-    """The table service's hook, inside its start transaction: arm the clocks, send the views.
+def match_prepared(
+    match: Match,
+    state: State,
+    seats: list[Seat],
+    now: datetime,
+    *,
+    present: set[int | None] | None = None,
+) -> bool:
+    """The table service's start, before the match's row is written: who is here (``present``:
+    as the caller holding the lock just read it) and the first clocks, which go in with the
+    match's insert. Returns whether a computer seat moves first. Lock held.
 
-    Presence starts from the sockets the players really have open at the table. No seat changes
-    hands at the start, so the sockets need not look their roles up again: each seat's view
-    goes to its player's sockets, which tells them their seat (``TableConsumer.table_frame``)."""
-    now = timezone.now()
-    state = engine_state(match)
-    seats = table_seats(match.table_id) if seats is None else seats
-    refresh_connected(match, seats, now)
-    arm_clocks(match, state, seats, now, new_turn=True)
-    match.save(update_fields=["turn_deadline", "turn_on_bank", "watched"])
+    Presence starts from the sockets the players really have open at the table."""
+    refresh_connected(match, seats, now, live=present)
+    return clocks_armed(match, state, seats, now, new_turn=True)[1]
+
+
+def match_started(
+    match: Match, state: State, seats: list[Seat], now: datetime, *, computer_first: bool
+) -> None:
+    """The table service's start, once the match's row is written: send the views.
+
+    No seat changes hands at the start, so the sockets need not look their roles up again: each
+    seat's view goes to its player's sockets, which tells them their seat
+    (``TableConsumer.table_frame``)."""
+    if computer_first:
+        computer_turn_enqueue(match)
     publish_state(match, state, seats, now)
     hooks.match_started(match, seats)
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 
 from accounts.models import Player
+from core import rows
 
 from ..models import Seat, Table
 from ..rules import get_game
@@ -30,7 +31,7 @@ def table_for_players(
     secrets.SystemRandom().shuffle(positions)
     try:
         with transaction.atomic():
-            table = Table.objects.create(
+            table = Table(
                 game=game,
                 options=engine.parse_options(options),
                 stake=0,
@@ -40,14 +41,16 @@ def table_for_players(
                 seats_total=seats,
                 rated=rated,
             )
-            # Nobody can have a socket at a table made this instant: the seats start away, so
-            # the start's look at the live sockets finds nothing to change. Nor has anyone been
-            # told of it yet (``seat_told``).
-            Seat.objects.bulk_create(
-                Seat(table=table, player=player, position=position, connected=False, told=False)
+            # Nobody can have a socket at a table made this instant: the seats start away, and
+            # the start need not look at the live sockets. Nor has anyone been told of it yet
+            # (``seat_told``).
+            made = [
+                Seat(player=player, position=position, connected=False, told=False)
                 for player, position in zip(players, positions, strict=True)
-            )
-            table_start(table)
+            ]
+            rows.insert_with_children(table, made, connections["default"])
+            made.sort(key=lambda seat: seat.position)
+            table_start(table, seats=made, present=set())
     except IntegrityError:
         return None
     return table

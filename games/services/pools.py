@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 from accounts.models import Player
 from accounts.selectors import wallet_of
 from core import realtime as core_realtime
+from core import rows
 from core.errors import ServiceError
 from core.rows import Columns, prepared_cursor, split
 
@@ -281,7 +282,7 @@ def _seat_group(pool: Pool, tickets: list[PoolTicket], now: datetime) -> Table |
     try:
         with transaction.atomic():
             engine = get_game(pool.game)
-            table = Table.objects.create(
+            table = Table(
                 game=pool.game,
                 options=engine.parse_options(pool.table_options()),
                 stake=pool.stake,
@@ -293,10 +294,11 @@ def _seat_group(pool: Pool, tickets: list[PoolTicket], now: datetime) -> Table |
             )
             positions = list(range(pool.seats))
             random.SystemRandom().shuffle(positions)
-            Seat.objects.bulk_create(
-                Seat(table=table, player_id=ticket.player_id, position=position)
+            seats = [
+                Seat(player_id=ticket.player_id, position=position)
                 for ticket, position in zip(tickets, positions, strict=False)
-            )
+            ]
+            rows.insert_with_children(table, seats, connections["default"])
             for position in positions[len(tickets) :]:
                 seat_computer(table, position, tickets[0].bot_strength)
             # Claim: only tickets still waiting (a leave or another pass may have taken one).

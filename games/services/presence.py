@@ -29,10 +29,17 @@ from core.errors import ServiceError
 
 from .. import access, frames, hooks
 from ..models import LiveServer, Match, Seat, Table, TableConnection
-from .matches import engine_state, locked_match, refresh_connected, table_seats
+from .matches import (
+    connection_stale,
+    engine_state,
+    locked_match,
+    refresh_connected,
+    table_seats,
+)
 from .move_rows import locked_match_and_seats
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrive
+from .socket_rows import locked_table_and_seats, socket_row_saved
 from .turns import arm_clocks, tell_presence
 
 logger = logging.getLogger(__name__)
@@ -51,11 +58,8 @@ def _no_table() -> ServiceError:
     return ServiceError(gettext("There is no such table."), code="no_table")
 
 
-def _table(table_id: int, *, lock: bool = False) -> Table:
-    rows = Table.objects.filter(pk=table_id).select_related("creator")
-    if lock:
-        rows = rows.select_for_update(of=("self",))
-    table = rows.first()
+def _table(table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).select_related("creator").first()
     if table is None:
         raise _no_table()
     return table
@@ -126,7 +130,6 @@ def socket_connect(
 ) -> Snapshot:
     """Register one socket (a row) and return its first snapshot; its seat turns present."""
     now = now or timezone.now()
-    server = _server(server_name, now)
     with transaction.atomic():
         # Lock: presence and clocks change together with moves, never between them. A started
         # match comes with its table and seats in the move's one statement (a storm of
@@ -136,37 +139,56 @@ def socket_connect(
         match, seats = at_table.match, at_table.seats
         if match is None:
             # Lock: an open table's row (the lock order's first), so the quick-play start below
-            # happens once whichever of its players arrives last.
-            table = _table(table_id, lock=True)
+            # happens once whichever of its players arrives last; its seats come with it.
+            found = locked_table_and_seats(table_id)
+            if found is None:
+                raise _no_table()
+            table, seats = found
             if table.status != Table.Status.OPEN:  # started while this waited for the lock
                 at_table = locked_match_and_seats(table_id, now=now)
-                match, seats = at_table.match, at_table.seats
-            if match is None:
-                seats = table_seats(table_id)
+                if at_table.match is not None:
+                    match, seats = at_table.match, at_table.seats
         if match is not None:
             table = match.table
         _require_visible(table, player, seats)
-        # One statement: a socket registering again after a stall keeps its row.
-        TableConnection.objects.bulk_create(
-            [
-                TableConnection(
-                    channel_name=channel_name, server=server, table_id=table_id, player=player
-                )
-            ],
-            update_conflicts=True,
-            unique_fields=["channel_name"],
-            update_fields=["server", "table", "player"],
-        )
+        present = _save_socket_row(channel_name, server_name, table_id, player, now)
         hooks.socket_opened(table_id=table_id, player=player)  # social: absences are theirs now
         _seat_told(seats, player)
         if match is not None:
-            _presence_changed(match, seats, now)
+            _presence_changed(match, seats, now, live=present)
         snapshot = _snapshot(table, match, seats, player, now)
         if match is None and player is not None and table.visibility == Table.Visibility.POOL:
             # The last player to arrive starts a quick-play match, in this transaction: the
             # table, its seats and this socket's row are already in hand.
-            pool_table_arrive(table, seats)
+            pool_table_arrive(table, seats, now=now, present=present)
     return snapshot
+
+
+def _save_socket_row(
+    channel_name: str, server_name: str, table_id: int, player: Player | None, now: datetime
+) -> set[int | None]:
+    """The socket's row under its process's heartbeat row, in one statement while the process
+    beats; returns who is at the table now, this socket's player included. Its first socket
+    makes the heartbeat row; a process whose sockets had all closed stopped beating with them,
+    and its row is made fresh here, so that the sweep does not take it for dead (and delete
+    this row with it) before its heartbeat starts again."""
+    player_id = player.pk if player is not None else None
+    row = {
+        "channel_name": channel_name,
+        "server_name": server_name,
+        "table_id": table_id,
+        "player_id": player_id,
+        "now": now,
+        "since": now - connection_stale(),
+    }
+    saved = socket_row_saved(**row)
+    if saved is None:
+        _server(server_name, now)
+        saved = socket_row_saved(**row)
+        assert saved is not None  # the row was made just now, in this transaction
+    elif saved.seen < now - timedelta(seconds=settings.LIVE_HEARTBEAT_SECONDS):
+        _server(server_name, now)
+    return saved.others | {player_id}
 
 
 def socket_disconnect(*, channel_name: str, now: datetime | None = None) -> None:
@@ -202,10 +224,13 @@ def sockets_gone(*, channel_names: set[str], now: datetime | None = None) -> Non
         socket_disconnect(channel_name=channel_name, now=now)
 
 
-def _presence_changed(match: Match, seats: list[Seat], now: datetime) -> None:
-    """Recompute who is here, re-arm the clocks, tell the table. Lock held."""
+def _presence_changed(
+    match: Match, seats: list[Seat], now: datetime, *, live: set[int | None] | None = None
+) -> None:
+    """Recompute who is here (``live``: as the caller holding the lock just read it), re-arm
+    the clocks, tell the table. Lock held."""
     watched = match.watched
-    changed = refresh_connected(match, seats, now)
+    changed = refresh_connected(match, seats, now, live=live)
     saving = ["watched"] if match.watched != watched else []
     state = None
     if match.status == Match.Status.PLAYING:

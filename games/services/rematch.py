@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils.translation import gettext
 
 from accounts.models import Player
+from core import rows
 from core.errors import ServiceError
 
 from .. import frames, hooks, realtime
 from ..models import Match, Seat, Table
 from .bots import seat_computer
 from .lobby import table_publish
-from .matches import locked_match, table_seats
+from .matches import table_seats
+from .move_rows import locked_match_and_seats
 from .tables import table_start
 
 
@@ -30,10 +32,10 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
     """
     with transaction.atomic():
         # Lock: acceptances from every seat queue here, so the new table is made exactly once.
-        match = locked_match(table_id=table_id)
+        at_table = locked_match_and_seats(table_id)
+        match, seats = at_table.match, at_table.seats
         if match is None or match.status == Match.Status.PLAYING:
             raise ServiceError(gettext("The match is still being played."), code="match_not_over")
-        seats = table_seats(table_id)
         seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
         if seat is None or seat.is_bot:
             raise ServiceError(
@@ -63,12 +65,16 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
 def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> Table:
     """The new table: the players one seat on, and the computers seated there (a practice
     table's opponents come back, of the same strength)."""
+    busy = dict(
+        Seat.objects.filter(player_id__in=[seat.player_id for seat in players], active=True)
+        .order_by("pk")
+        .values_list("player_id", "table_id")
+    )
     for seat in players:
-        busy = Seat.objects.filter(player_id=seat.player_id, active=True).first()
-        if busy is not None:
+        if seat.player_id in busy:
             raise ServiceError(
                 gettext("%(name)s is already seated at table #%(number)s.")
-                % {"name": seat.player.display_name, "number": busy.table_id},
+                % {"name": seat.player.display_name, "number": busy[seat.player_id]},
                 code="already_seated",
             )
     creator = next(
@@ -76,7 +82,7 @@ def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> T
     )
     try:
         with transaction.atomic():
-            new_table = Table.objects.create(
+            new_table = Table(
                 game=table.game,
                 options=table.options,
                 stake=table.stake,
@@ -88,12 +94,16 @@ def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> T
                 seats_total=table.seats_total,
                 rematch_of=table,
             )
-            for seat in players:
-                Seat.objects.create(
-                    table=new_table,
+            # Nobody has the new table open yet: its seats start absent.
+            new_seats = [
+                Seat(
                     player=seat.player,
                     position=(seat.position + 1) % table.seats_total,
+                    connected=False,
                 )
+                for seat in players
+            ]
+            rows.insert_with_children(new_table, new_seats, connections["default"])
             for seat in computers:
                 seat_computer(
                     new_table, (seat.position + 1) % table.seats_total, seat.bot_strength or "easy"
@@ -102,7 +112,10 @@ def _open_rematch(table: Table, players: list[Seat], computers: list[Seat]) -> T
         raise ServiceError(
             gettext("A player sat down at another table."), code="already_seated"
         ) from None
-    if len(players) + len(computers) == table.seats_total:
-        table_start(new_table)
-    table_publish(new_table)
+    if computers:  # their rows are the computers' service's
+        new_seats = table_seats(new_table.pk)
+    new_seats.sort(key=lambda seat: seat.position)
+    if len(new_seats) == table.seats_total:
+        table_start(new_table, seats=new_seats, present=set())
+    table_publish(new_table, seated={seat.player_id for seat in new_seats})
     return new_table

@@ -1,4 +1,4 @@
-"""Tables before play: create, join, leave, cancel, invite, start and expire.
+"""Tables before play: create, join, leave, cancel, invite and start.
 
 Locking policy: a change to a table locks its row first (``select_for_update``), so two
 players racing for the last seat are served one after the other and the match starts once.
@@ -9,18 +9,18 @@ final guard when one player races themselves from two tabs.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.hashers import make_password
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from accounts.models import Player
 from accounts.selectors import wallet_of
 from accounts.services import InsufficientCoins, Stake, wallet_stake
+from core import rows
 from core.errors import ServiceError
 
 from .. import access, hooks, realtime
@@ -30,8 +30,10 @@ from ..rules import RulesError, get_game
 from ..rules_text import rules_message
 from .entropy import checked_commitment, deal_seed, entropy_reset, reveals_pending
 from .lobby import table_publish
-from .matches import match_started, table_seats
+from .matches import match_prepared, match_started, table_seats
 from .passwords import MIN_PASSWORD_LENGTH, password_check
+
+_STARTED = ["status", "started_at", "entropy_secret"]  # a table's fields its start writes
 
 # --- Checks shared by create and join ---------------------------------------------------------
 
@@ -290,70 +292,57 @@ def _close(table: Table, status: str) -> None:
     table.seats.update(active=False)
 
 
-# --- Start and expiry --------------------------------------------------------------------------
+# --- Start --------------------------------------------------------------------------
 
 
 def table_start(
-    table: Table, now: datetime | None = None, *, seats: list[Seat] | None = None
+    table: Table,
+    now: datetime | None = None,
+    *,
+    seats: list[Seat] | None = None,
+    present: set[int | None] | None = None,
 ) -> Match | None:
     """Deal the first hand from the server's secret and the seats' values (``entropy``), take
-    every stake, all or nothing (``seats``: as the caller holding the lock read them). None while
-    a seat that committed is still to reveal, or when a player can no longer cover the stake."""
+    every stake, all or nothing (``seats``, ``present``: as the caller holding the lock read
+    them). None while a seat that committed is still to reveal, or when a player can no longer
+    cover the stake."""
     seats = seats if seats is not None else table_seats(table.pk)
     if reveals_pending(table, now, seats=seats):
         return None
     seed, entropy = deal_seed(table, seats)
+    state = get_game(table.game).new_match(table.options, seed)
+    match = Match(
+        table=table,
+        game=table.game,
+        options=table.options,
+        speed=table.speed,
+        seed=seed,
+        seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+        entropy=entropy,
+        state=state.to_dict(),
+    )
+    moment, was = timezone.now(), (table.status, table.started_at, table.entropy_secret)
     try:
         with transaction.atomic():
-            match = Match.objects.create(
-                table=table,
-                game=table.game,
-                options=table.options,
-                speed=table.speed,
-                seed=seed,
-                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
-                entropy=entropy,
-                state=get_game(table.game).new_match(table.options, seed).to_dict(),
-            )
+            computer_first = match_prepared(match, state, seats, moment, present=present)
+            table.status, table.started_at = Table.Status.PLAYING, moment
+            table.entropy_secret = ""  # the match's entropy holds it now, secret until the end
+            # The match with its clocks and the table's start: one statement on PostgreSQL.
+            rows.insert_and_update(match, table, _STARTED, connections["default"])
             if table.stake:
                 stakes = [Stake(seat.position, seat.player, table.stake) for seat in seats]
                 wallet_stake(match_id=match.pk, stakes=stakes)
     except InsufficientCoins as error:
         # The table stays open: the player who can no longer cover the stake stands up.
+        table.status, table.started_at, table.entropy_secret = was
         table.stood_up_for_stake = error.player
         Seat.objects.filter(table=table, player=error.player).delete()
         table.save(update_fields=["stood_up_for_stake"])
         return None
-    table.status = Table.Status.PLAYING
-    table.started_at = timezone.now()
-    table.entropy_secret = ""  # the match's entropy holds it now, secret until the end
-    table.save(update_fields=["status", "started_at", "entropy_secret"])
     for seat in seats:
         realtime.publish_on_commit(
             realtime.player_group(seat.player_id),
             {"type": "player.match_started", "table": table.pk, "url": f"/tables/{table.pk}/"},
         )
-    match_started(match, seats)
+    match_started(match, state, seats, moment, computer_first=computer_first)
     return match
-
-
-def tables_expire(*, now: datetime | None = None) -> int:
-    """Cancel open tables nobody joined for ``TABLE_IDLE_MINUTES``; safe to run twice."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(minutes=settings.TABLE_IDLE_MINUTES)
-    expired = 0
-    for table_id in Table.objects.filter(
-        status=Table.Status.OPEN, last_activity_at__lt=cutoff
-    ).values_list("pk", flat=True):
-        with transaction.atomic():
-            # Claim by a conditional update: a join that just happened keeps the table.
-            claimed = Table.objects.filter(
-                pk=table_id, status=Table.Status.OPEN, last_activity_at__lt=cutoff
-            ).update(status=Table.Status.CANCELLED, ended_at=now)
-            if not claimed:
-                continue
-            table = Table.objects.get(pk=table_id)
-            table.seats.update(active=False)
-            table_publish(table)
-            expired += 1
-    return expired

@@ -81,22 +81,37 @@ def arm_clocks(
     Saves the seats it changes and sets ``match.turn_deadline`` (the caller saves the match);
     a computer seat that is now to act gets its move enqueued. Returns whether anything changed.
     """
+    changed, computer_due = clocks_armed(match, state, seats, now, new_turn=new_turn)
+    if computer_due:
+        computer_turn_enqueue(match)
+    return changed
+
+
+def clocks_armed(
+    match: Match, state: Any, seats: list[Seat], now: datetime, *, new_turn: bool
+) -> tuple[bool, bool]:
+    """:func:`arm_clocks` for a match whose row is not written yet (its clocks go in with its
+    insert): whether anything changed, and whether a computer seat's move is due, to enqueue
+    once the row has its key (:func:`computer_turn_enqueue`)."""
     playing = match.status == Match.Status.PLAYING
     to_act = state.to_act if playing else None
     before = clocks_of(match, seats)
     limits = speed_limits(match.speed)
     after = next_clocks(before, to_act=to_act, new_turn=new_turn, now=now, limits=limits)
     clocks_save(match, seats, before, after)
-    changed = after != before
-    if (
+    computer_due = (
         to_act is not None
         and after.seats[to_act].computer
         and (new_turn or before.turn_deadline is None)
-    ):
-        enqueue_on_commit(
-            BOT_TURN_TASK,
-            match.pk,
-            match.version,
-            countdown=settings.BOT_MOVE_DELAY_SECONDS,  # a person can follow the trick
-        )
-    return changed
+    )
+    return after != before, computer_due
+
+
+def computer_turn_enqueue(match: Match) -> None:
+    """The computer seat to act moves on a worker once this transaction commits."""
+    enqueue_on_commit(
+        BOT_TURN_TASK,
+        match.pk,
+        match.version,
+        countdown=settings.BOT_MOVE_DELAY_SECONDS,  # a person can follow the trick
+    )

@@ -65,6 +65,50 @@ def test_sockets_of_a_server_that_stopped_beating_do_not_count(alice, bob):
     assert _present(table) == {alice.pk: False, bob.pk: True}
 
 
+def test_a_process_makes_its_heartbeat_row_with_its_first_socket_and_again_after_a_sweep(
+    alice, bob
+):
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1", server="web-9")
+    first = LiveServer.objects.get(name="web-9")
+    assert list(first.connections.values_list("channel_name", flat=True)) == ["a1"]
+    LiveServer.objects.filter(name="web-9").delete()  # the sweep took it for dead, sockets too
+    assert _present(table)[alice.pk]  # not recomputed until a socket or the sweep looks again
+    _open(table, alice, "a2", server="web-9")
+    again = LiveServer.objects.get(name="web-9")
+    assert again.pk != first.pk
+    assert list(again.connections.values_list("channel_name", flat=True)) == ["a2"]
+    assert _present(table) == {alice.pk: True, bob.pk: False}
+
+
+def test_a_socket_makes_its_process_row_fresh_when_its_heartbeat_had_stopped(alice, bob, settings):
+    """All of a process's sockets had closed, so its heartbeat stopped: the next socket beats
+    for it, or the sweep would take the process for dead before its heartbeat starts again
+    (and delete this socket's row with it)."""
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1", server="web-1")
+    quiet = timezone.now() - timedelta(seconds=settings.LIVE_HEARTBEAT_SECONDS + 5)
+    LiveServer.objects.filter(name="web-1").update(last_seen_at=quiet)
+    _open(table, bob, "b1", server="web-1")
+    assert LiveServer.objects.get(name="web-1").last_seen_at > quiet + timedelta(seconds=5)
+    assert (
+        presence.live_sweep(
+            now=timezone.now() + timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS - 1)
+        )["servers"]
+        == 0
+    )
+    assert _present(table) == {alice.pk: True, bob.pk: True}
+
+
+def test_a_fresh_process_row_is_left_alone_by_its_sockets(alice, bob):
+    """A storm of sockets does not queue on the one row: only an old beat is written again."""
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1", server="web-1")
+    beat = LiveServer.objects.get(name="web-1").last_seen_at
+    _open(table, bob, "b1", server="web-1")
+    assert LiveServer.objects.get(name="web-1").last_seen_at == beat
+
+
 def test_a_socket_for_a_table_that_does_not_exist_is_refused(alice):
     with pytest.raises(ServiceError) as refused:
         presence.socket_connect(
