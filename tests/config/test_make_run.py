@@ -48,7 +48,9 @@ def _migrate_all(env: dict[str, str]) -> None:
         env=env,
         check=True,
         capture_output=True,
-        timeout=120,
+        # Every app's migrations on SQLite: ~20 s quiet, past 120 s beside a suite run twice over
+        # on two cores (a full run, 7 December 2026).
+        timeout=300,
     )
 
 

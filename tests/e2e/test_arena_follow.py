@@ -225,7 +225,9 @@ def _play(people: list[Person], site: Site, table: str, rng: random.Random) -> N
     while True:
         states = []
         for person in people:
-            person.page.wait_for_function(AT_OR_GONE_JS, arg=[table, version])
+            # A move on the embedded default (SQLite, one writer) waited out 15 s on a loaded
+            # machine (a full run beside another, 7 December 2026).
+            person.page.wait_for_function(AT_OR_GONE_JS, arg=[table, version], timeout=60_000)
             if person.page.evaluate("() => location.pathname") == table:
                 states.append(person.state)
         if not states or states[0]["status"] != "playing":
