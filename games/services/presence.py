@@ -36,7 +36,7 @@ from .matches import (
     refresh_connected,
     table_seats,
 )
-from .move_rows import locked_match_and_seats
+from .move_rows import locked_match_and_seats, present_players
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrive
 from .socket_rows import locked_table_and_seats, socket_row_saved
@@ -188,6 +188,8 @@ def _save_socket_row(
         assert saved is not None  # the row was made just now, in this transaction
     elif saved.seen < now - timedelta(seconds=settings.LIVE_HEARTBEAT_SECONDS):
         _server(server_name, now)
+        if saved.seen < row["since"]:  # a stalled process: its other sockets were not counted
+            return present_players(table_id, row["since"])
     return saved.others | {player_id}
 
 

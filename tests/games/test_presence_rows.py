@@ -100,6 +100,19 @@ def test_a_socket_makes_its_process_row_fresh_when_its_heartbeat_had_stopped(ali
     assert _present(table) == {alice.pk: True, bob.pk: True}
 
 
+def test_a_stalled_process_counts_its_other_sockets_once_its_next_socket_beats_for_it(
+    alice, bob, settings
+):
+    """Its beat was older than the sweep's cutoff: the sockets it still holds count again from
+    the beat the new socket writes."""
+    table = start_table("japanese_joker", [alice, bob])
+    _open(table, alice, "a1", server="web-1")
+    stalled = timezone.now() - timedelta(seconds=settings.LIVE_CONNECTION_STALE_SECONDS + 5)
+    LiveServer.objects.filter(name="web-1").update(last_seen_at=stalled)
+    _open(table, bob, "b1", server="web-1")
+    assert _present(table) == {alice.pk: True, bob.pk: True}
+
+
 def test_a_fresh_process_row_is_left_alone_by_its_sockets(alice, bob):
     """A storm of sockets does not queue on the one row: only an old beat is written again."""
     table = start_table("japanese_joker", [alice, bob])
