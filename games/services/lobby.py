@@ -126,7 +126,7 @@ def table_publish(table: Table, *, seated: set[int] | None = None) -> None:
         realtime.publish_on_commit(realtime.player_group(player_id), event)
 
 
-# --- Expiry ---------------------------------------------------------------------------------------
+# --- Expiry ------------------------------------------------------------------------------------
 
 
 def tables_expire(*, now: datetime | None = None) -> int:
