@@ -39,7 +39,7 @@ from .matches import (
 from .move_rows import locked_match_and_seats, present_players
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrive
-from .socket_rows import locked_table_and_seats, socket_row_saved
+from .socket_rows import SavedRow, locked_table_and_seats, socket_row_saved
 from .turns import arm_clocks, tell_presence
 
 logger = logging.getLogger(__name__)
@@ -173,23 +173,27 @@ def _save_socket_row(
     and its row is made fresh here, so that the sweep does not take it for dead (and delete
     this row with it) before its heartbeat starts again."""
     player_id = player.pk if player is not None else None
-    row = {
-        "channel_name": channel_name,
-        "server_name": server_name,
-        "table_id": table_id,
-        "player_id": player_id,
-        "now": now,
-        "since": now - connection_stale(),
-    }
-    saved = socket_row_saved(**row)
+    since = now - connection_stale()
+
+    def save() -> SavedRow | None:
+        return socket_row_saved(
+            channel_name=channel_name,
+            server_name=server_name,
+            table_id=table_id,
+            player_id=player_id,
+            now=now,
+            since=since,
+        )
+
+    saved = save()
     if saved is None:
         _server(server_name, now)
-        saved = socket_row_saved(**row)
+        saved = save()
         assert saved is not None  # the row was made just now, in this transaction
     elif saved.seen < now - timedelta(seconds=settings.LIVE_HEARTBEAT_SECONDS):
         _server(server_name, now)
-        if saved.seen < row["since"]:  # a stalled process: its other sockets were not counted
-            return present_players(table_id, row["since"])
+        if saved.seen < since:  # a stalled process: its other sockets were not counted
+            return present_players(table_id, since)
     return saved.others | {player_id}
 
 

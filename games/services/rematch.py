@@ -19,8 +19,7 @@ from .. import frames, hooks, realtime
 from ..models import Match, Seat, Table
 from .bots import seat_computer
 from .lobby import table_publish
-from .matches import table_seats
-from .move_rows import locked_match_and_seats
+from .matches import locked_match, table_seats
 from .tables import table_start
 
 
@@ -32,10 +31,13 @@ def rematch_accept(*, table_id: int, player: Player | None, accept: bool = True)
     """
     with transaction.atomic():
         # Lock: acceptances from every seat queue here, so the new table is made exactly once.
-        at_table = locked_match_and_seats(table_id)
-        match, seats = at_table.match, at_table.seats
+        # The seats are read after the lock, in a statement of their own: read in the lock's
+        # statement (``move_rows.locked_match_and_seats``), they are as they were when it began
+        # to wait, without the acceptance it waited for (PostgreSQL refreshes locked rows only).
+        match = locked_match(table_id=table_id)
         if match is None or match.status == Match.Status.PLAYING:
             raise ServiceError(gettext("The match is still being played."), code="match_not_over")
+        seats = table_seats(table_id)
         seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
         if seat is None or seat.is_bot:
             raise ServiceError(

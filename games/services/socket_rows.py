@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -100,7 +101,15 @@ def socket_row_saved(
         )
         return SavedRow(seen=server.last_seen_at, others=others)
     moment, since_moment = (connection.ops.adapt_datetimefield_value(at) for at in (now, since))
-    values = [server_name, channel_name, table_id, player_id, moment, table_id, since_moment]
+    values: list[Any] = [
+        server_name,
+        channel_name,
+        table_id,
+        player_id,
+        moment,
+        table_id,
+        since_moment,
+    ]
     with prepared_cursor(connection) as cursor:
         cursor.execute(_row_statement(connection), values)
         row = cursor.fetchone()

@@ -100,7 +100,7 @@ def test_an_arena_round_of_ten_tables(settings):
     assert len(statements) == ARENA_ROUND_OF_TEN, _kinds(statements)
 
 
-REMATCH = 12  # the last acceptance: the new table, its seats and its started match
+REMATCH = 13  # the last acceptance: the new table, its seats and its started match
 
 
 def test_the_last_rematch_acceptance_opens_and_starts_the_new_table(alice, bob):
