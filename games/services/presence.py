@@ -39,7 +39,7 @@ from .matches import (
 from .move_rows import locked_match_and_seats, present_players
 from .moves import forfeit_absent_seat, play_due_turn
 from .pool_tables import pool_table_arrive
-from .socket_rows import SavedRow, locked_table_and_seats, socket_row_saved
+from .socket_rows import SavedRow, socket_row_saved
 from .turns import arm_clocks, tell_presence
 
 logger = logging.getLogger(__name__)
@@ -58,8 +58,11 @@ def _no_table() -> ServiceError:
     return ServiceError(gettext("There is no such table."), code="no_table")
 
 
-def _table(table_id: int) -> Table:
-    table = Table.objects.filter(pk=table_id).select_related("creator").first()
+def _table(table_id: int, *, lock: bool = False) -> Table:
+    rows = Table.objects.filter(pk=table_id).select_related("creator")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    table = rows.first()
     if table is None:
         raise _no_table()
     return table
@@ -139,15 +142,16 @@ def socket_connect(
         match, seats = at_table.match, at_table.seats
         if match is None:
             # Lock: an open table's row (the lock order's first), so the quick-play start below
-            # happens once whichever of its players arrives last; its seats come with it.
-            found = locked_table_and_seats(table_id)
-            if found is None:
-                raise _no_table()
-            table, seats = found
+            # happens once whichever of its players arrives last. Its seats are read after the
+            # lock, in a statement of their own: read in the lock's statement, they would be as
+            # they were before a join this socket waited for (PostgreSQL refreshes locked rows
+            # only).
+            table = _table(table_id, lock=True)
             if table.status != Table.Status.OPEN:  # started while this waited for the lock
                 at_table = locked_match_and_seats(table_id, now=now)
-                if at_table.match is not None:
-                    match, seats = at_table.match, at_table.seats
+                match, seats = at_table.match, at_table.seats
+            if match is None:
+                seats = table_seats(table_id)
         if match is not None:
             table = match.table
         _require_visible(table, player, seats)

@@ -1,6 +1,5 @@
-"""What a socket's open writes and reads before a match exists, as statements written once per
-database connection alias (``core.rows``): its presence row with its process's heartbeat row,
-and an open table locked with its seats.
+"""What a socket's open writes, as a statement written once per database connection alias
+(``core.rows``): its presence row with its process's heartbeat row, and who else is at the table.
 
 Quick play opens two of these sockets a pair; compiled by the ORM they were eight statements of
 the pair's path (issue 43, tests/games/test_pair_statements.py).
@@ -15,14 +14,12 @@ from typing import Any
 from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from accounts.models import Player
-from core.rows import Columns, prepared_cursor, split
+from core.rows import prepared_cursor
 
-from ..models import LiveServer, Seat, Table, TableConnection
+from ..models import LiveServer, TableConnection
 from .move_rows import present_players
 
 _row_statements: dict[str, str] = {}
-_table_statements: dict[str, tuple[str, list[Columns]]] = {}
 
 
 def _column(model: type[models.Model], name: str) -> str:
@@ -114,65 +111,3 @@ def socket_row_saved(
         cursor.execute(_row_statement(connection), values)
         row = cursor.fetchone()
     return None if row is None else SavedRow(seen=row[0], others=set(row[1]))
-
-
-def _table_statement(connection: BaseDatabaseWrapper) -> tuple[str, list[Columns]]:
-    if connection.alias in _table_statements:
-        return _table_statements[connection.alias]
-    quote = connection.ops.quote_name
-    parts: list[Columns] = [
-        Columns(Table, "t", connection),
-        Columns(Player, "c", connection),
-        Columns(Seat, "s", connection),
-        Columns(Player, "p", connection),
-    ]
-    player_pk, table_pk = quote(Player._meta.pk.column), quote(Table._meta.pk.column)
-    seat_table, seat_player, seat_position, creator = (
-        quote(_column(model, name))
-        for model, name in (
-            (Seat, "table"),
-            (Seat, "player"),
-            (Seat, "position"),
-            (Table, "creator"),
-        )
-    )
-    players = quote(Player._meta.db_table)
-    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
-    if not lock and connection.features.has_select_for_update:
-        lock = " FOR UPDATE"
-    sql = (
-        f"SELECT {', '.join(part.sql for part in parts)} "
-        f"FROM {quote(Table._meta.db_table)} t "
-        f"LEFT JOIN {players} c ON c.{player_pk} = t.{creator} "
-        f"LEFT JOIN {quote(Seat._meta.db_table)} s ON s.{seat_table} = t.{table_pk} "
-        f"LEFT JOIN {players} p ON p.{player_pk} = s.{seat_player} "
-        f"WHERE t.{table_pk} = %s ORDER BY s.{seat_position}{lock}"
-    )
-    _table_statements[connection.alias] = (sql, parts)
-    return sql, parts
-
-
-def locked_table_and_seats(table_id: int) -> tuple[Table, list[Seat]] | None:
-    """A table's row, locked (the lock order's first), with its creator, and its seats with
-    their players in position order, in one statement; None if there is no such table. Inside
-    the caller's transaction."""
-    connection = connections["default"]
-    sql, parts = _table_statement(connection)
-    with prepared_cursor(connection) as cursor:
-        cursor.execute(sql, [table_id])
-        rows = cursor.fetchall()
-    if not rows:
-        return None
-    table_columns, creator_columns = parts[:2]
-    table = table_columns.build(rows[0][: len(table_columns)])
-    start = len(table_columns) + len(creator_columns)
-    if table.creator_id is not None:  # the outer join's creator columns are empty without one
-        table.creator = creator_columns.build(rows[0][len(table_columns) : start])
-    seats = []
-    for row in rows:
-        if row[start] is None:  # no seat taken: the outer join's one empty row
-            continue
-        seat, player = split(row[start:], parts[2:])
-        seat.player, seat.table = player, table
-        seats.append(seat)
-    return table, seats
